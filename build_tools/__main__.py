@@ -1,0 +1,3 @@
+from build_tools.cli import run
+
+run()

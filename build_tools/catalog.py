@@ -1,0 +1,212 @@
+"""Find and read a catalog's files: the index, then every bundle file the index declares.
+
+Each file is parsed and checked against its schema as it is read; what cannot be read is reported
+and left out, so the rules across files see only well-shaped data and report each problem once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from build_tools import schema
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.sources import Document, SourceError, parse_json
+
+ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
+"""Bundle ids, languages and slugs: the server refuses to build a URL from anything else."""
+
+INDEX = "index.json"
+BUNDLES_DIR = "bundles"
+
+
+@dataclass
+class BundleFile:
+    """One ``bundles/<id>/<lang>.json``: every role of a bundle in one language."""
+
+    bundle_id: str
+    language: str
+    document: Document
+
+    @property
+    def path(self) -> str:
+        return self.document.path
+
+    @property
+    def roles(self) -> list[dict[str, Any]]:
+        roles = self.document.data.get("roles")
+        return [r for r in roles if isinstance(r, dict)] if isinstance(roles, list) else []
+
+    def role(self, slug: str) -> tuple[int, dict[str, Any]] | None:
+        """The first role with this slug and its index in ``roles[]``."""
+        for index, role in enumerate(self.document.data.get("roles") or []):
+            if isinstance(role, dict) and role.get("slug") == slug:
+                return index, role
+        return None
+
+
+@dataclass
+class Bundle:
+    """A bundle as the index declares it, with the files that could be read."""
+
+    id: str
+    pointer: Pointer
+    entry: dict[str, Any]
+    files: dict[str, BundleFile] = field(default_factory=dict)
+
+    @property
+    def languages(self) -> list[str]:
+        """Declared languages that are valid ids, in declared order, without repeats."""
+        declared = self.entry.get("languages")
+        if not isinstance(declared, list):
+            return []
+        return list(
+            dict.fromkeys(x for x in declared if isinstance(x, str) and ID_PATTERN.match(x))
+        )
+
+    @property
+    def roles(self) -> list[tuple[Pointer, str, Any]]:
+        """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index."""
+        found = []
+        entries = self.entry.get("roles")
+        for position, role in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(role, dict) and isinstance(role.get("slug"), str):
+                found.append(
+                    ((*self.pointer, "roles", position), role["slug"], role.get("version"))
+                )
+        return found
+
+    def name(self, language: str) -> str:
+        names = self.entry.get("name")
+        if isinstance(names, dict) and isinstance(names.get(language), str):
+            return str(names[language])
+        return self.id
+
+
+@dataclass
+class Catalog:
+    """A catalog as read from disk; ``bundles`` holds the first declaration of each bundle id."""
+
+    root: Path
+    index: Document
+    bundles: list[Bundle]
+
+    def file_path(self, bundle_id: str, language: str) -> str:
+        return f"{BUNDLES_DIR}/{bundle_id}/{language}.json"
+
+
+def relative(root: Path, path: Path) -> str:
+    """How diagnostics name a file: relative to the catalog, with forward slashes."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def read_document(
+    root: Path, relpath: str, kind: schema.Kind
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse one file and check its shape. A missing file gives ``(None, [])``."""
+    path = root / relpath
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, []
+    except OSError as error:
+        return None, [Diagnostic(relpath, 0, 0, f"cannot read: {error.strerror}", "unreadable")]
+    try:
+        document = parse_json(relpath, raw)
+    except SourceError as error:
+        return None, error.diagnostics
+    return document, schema.validate(kind, document)
+
+
+def load_catalog(root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
+    """Read the index and every declared bundle file; ``None`` when there is no usable index."""
+    index, diagnostics = read_document(root, INDEX, "index")
+    if index is None:
+        if not diagnostics:
+            diagnostics = [
+                Diagnostic(
+                    INDEX,
+                    0,
+                    0,
+                    "missing: a catalog needs an index.json at its root",
+                    "missing-file",
+                )
+            ]
+        return None, diagnostics
+    catalog = Catalog(root, index, [])
+    entries = index.data.get("bundles")
+    seen: set[str] = set()
+    for position, entry in enumerate(entries if isinstance(entries, list) else []):
+        bundle_id = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(bundle_id, str) or not ID_PATTERN.match(bundle_id) or bundle_id in seen:
+            continue  # reported by the schema or by the duplicate-id rule
+        seen.add(bundle_id)
+        bundle = Bundle(bundle_id, ("bundles", position), entry)
+        catalog.bundles.append(bundle)
+        for language in bundle.languages:
+            relpath = catalog.file_path(bundle_id, language)
+            document, found = read_document(root, relpath, "bundle")
+            diagnostics += found
+            if document is not None:
+                bundle.files[language] = BundleFile(bundle_id, language, document)
+            elif not found:
+                declared = _language_pointer(bundle, language)
+                where = index.position(declared)
+                diagnostics.append(
+                    Diagnostic(
+                        relpath,
+                        0,
+                        0,
+                        f'missing: bundle "{bundle_id}" declares language "{language}" '
+                        f"({INDEX}:{where.line}:{where.col})",
+                        "missing-file",
+                    )
+                )
+    diagnostics += _undeclared_files(catalog)
+    return catalog, diagnostics
+
+
+def _language_pointer(bundle: Bundle, language: str) -> Pointer:
+    declared = bundle.entry.get("languages")
+    return (*bundle.pointer, "languages", declared.index(language))  # type: ignore[union-attr]
+
+
+def _undeclared_files(catalog: Catalog) -> list[Diagnostic]:
+    """Files under ``bundles/`` that the index does not declare: typos that would never publish."""
+    found: list[Diagnostic] = []
+    bundles_dir = catalog.root / BUNDLES_DIR
+    if not bundles_dir.is_dir():
+        return found
+    declared = {b.id: b for b in catalog.bundles}
+    for directory in sorted(p for p in bundles_dir.iterdir() if p.is_dir()):
+        bundle = declared.get(directory.name)
+        for path in sorted(directory.glob("*.json")):
+            relpath = relative(catalog.root, path)
+            if bundle is None:
+                found.append(
+                    Diagnostic(
+                        relpath,
+                        0,
+                        0,
+                        f'bundle "{directory.name}" is not declared in {INDEX}; add it to '
+                        '"bundles" or remove the file',
+                        "undeclared-file",
+                    )
+                )
+            elif path.stem not in bundle.languages:
+                found.append(
+                    Diagnostic(
+                        relpath,
+                        0,
+                        0,
+                        f'language "{path.stem}" is not declared for bundle "{bundle.id}" in '
+                        f'{INDEX}; add it to its "languages" or remove the file',
+                        "undeclared-file",
+                    )
+                )
+    return found

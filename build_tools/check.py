@@ -1,0 +1,86 @@
+"""The one entry point that checks a catalog: the CLI and the MkDocs plugin both call it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from build_tools.catalog import Catalog, load_catalog
+from build_tools.diagnostics import Diagnostic
+from build_tools.lock import (
+    LOCK_FILE,
+    Change,
+    Entry,
+    Lock,
+    changes,
+    current_entries,
+    diagnose,
+    read_lock,
+    render,
+)
+from build_tools.rules import run_rules
+
+
+@dataclass
+class CheckResult:
+    """What a check found. The lock is compared only once the catalog itself is sound."""
+
+    catalog: Catalog | None
+    diagnostics: list[Diagnostic]
+    lock: Lock | None = None
+    current: dict[str, Entry] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
+    lock_unreadable: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+
+def default_lock(root: Path) -> Path:
+    return root / LOCK_FILE
+
+
+def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
+    """Every rule of the catalog, then the lock; diagnostics sorted by file and position."""
+    catalog, diagnostics = load_catalog(root)
+    if catalog is not None:
+        diagnostics += run_rules(catalog)
+    result = CheckResult(catalog, sorted(set(diagnostics)))
+    if catalog is None or diagnostics:
+        return result
+    result.lock, result.lock_unreadable = read_lock(root, lock_path or default_lock(root))
+    result.current = current_entries(catalog)
+    if result.lock_unreadable:
+        result.diagnostics = result.lock_unreadable
+    else:
+        result.changes = changes(result.lock, result.current)
+        result.diagnostics = sorted(diagnose(catalog, result.lock, c) for c in result.changes)
+    return result
+
+
+@dataclass
+class LockUpdate:
+    """The outcome of ``--update-hashes``: refused with diagnostics, or written with its changes."""
+
+    diagnostics: list[Diagnostic]
+    changes: list[Change]
+    written: bool
+
+
+def update_lock(root: Path, lock_path: Path | None = None) -> LockUpdate:
+    """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped."""
+    path = lock_path or default_lock(root)
+    result = check_catalog(root, path)
+    if result.lock is None:
+        return LockUpdate(result.diagnostics, [], False)
+    if path.exists() and result.lock_unreadable:
+        return LockUpdate(result.lock_unreadable, [], False)
+    refused = [d for d in result.diagnostics if d.rule == "lock-not-bumped"]
+    if refused:
+        return LockUpdate(refused, result.changes, False)
+    new = render(result.current)
+    if path.exists() and path.read_bytes() == new:
+        return LockUpdate([], result.changes, False)
+    path.write_bytes(new)
+    return LockUpdate([], changes(result.lock, result.current), True)

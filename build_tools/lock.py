@@ -1,0 +1,186 @@
+"""The content-hash lock, byte-compatible with the upstream checker's ``content-hashes.json``.
+
+A role's hash covers its content in every language of its bundle, so a change to any translation
+requires a version bump before the lock can record it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from build_tools import schema
+from build_tools.catalog import INDEX, Catalog, relative
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.sources import Document, SourceError, parse_json
+
+HASHED_FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
+"""In this order; ``slug`` is identity and ``version`` lives in the index, so neither is hashed."""
+
+LOCK_FILE = "content-hashes.json"
+
+REFRESH = "rolecat check --update-hashes"
+
+
+def role_hash(by_language: dict[str, dict[str, Any]]) -> str:
+    """SHA-256 of ``JSON.stringify([[lang, {fields}], ...])`` over the languages in sorted order."""
+    canonical = [
+        [language, {name: by_language[language].get(name) for name in HASHED_FIELDS}]
+        for language in sorted(by_language)
+    ]
+    text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One role's line in the lock, and where its version stands in the index."""
+
+    slug: str
+    version: int | float
+    hash: str
+    pointer: Pointer = ()
+
+
+def current_entries(catalog: Catalog) -> dict[str, Entry]:
+    """The lock the catalog has now, for every index role found in each of its language files."""
+    entries: dict[str, Entry] = {}
+    for bundle in catalog.bundles:
+        for pointer, slug, version in bundle.roles:
+            if (
+                slug in entries
+                or not isinstance(version, (int, float))
+                or isinstance(version, bool)
+            ):
+                continue
+            texts = {}
+            for language, file in bundle.files.items():
+                found = file.role(slug)
+                if found is not None:
+                    texts[language] = found[1]
+            if texts:
+                entries[slug] = Entry(slug, version, role_hash(texts), (*pointer, "version"))
+    return entries
+
+
+def render(entries: dict[str, Entry]) -> bytes:
+    """The lock file's bytes as ``JSON.stringify(lock, null, 2)`` plus a newline writes them."""
+    lock = {
+        slug: {"version": _js_number(entries[slug].version), "hash": entries[slug].hash}
+        for slug in sorted(entries)
+    }
+    return (json.dumps(lock, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _js_number(value: int | float) -> int | float:
+    """JavaScript prints ``2.0`` as ``2``; so must we."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+@dataclass
+class Lock:
+    """The lock file as read: its entries and its document (for positions)."""
+
+    path: str
+    document: Document | None
+    entries: dict[str, Entry]
+
+
+def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
+    display = relative(root, path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Lock(display, None, {}), [
+            Diagnostic(display, 0, 0, f"missing: create the lock with `{REFRESH}`", "lock-missing")
+        ]
+    except OSError as error:
+        return Lock(display, None, {}), [
+            Diagnostic(display, 0, 0, f"cannot read: {error.strerror}", "unreadable")
+        ]
+    try:
+        document = parse_json(display, raw)
+    except SourceError as error:
+        return Lock(display, None, {}), error.diagnostics
+    problems = schema.validate("lock", document)
+    if problems:
+        return Lock(display, document, {}), problems
+    entries = {
+        slug: Entry(slug, value["version"], value["hash"]) for slug, value in document.data.items()
+    }
+    return Lock(display, document, entries), []
+
+
+@dataclass(frozen=True)
+class Change:
+    """How one role differs from the lock."""
+
+    slug: str
+    state: str  # "added", "removed", "changed", "bumped", "version"
+    old: Entry | None
+    new: Entry | None
+
+
+def changes(lock: Lock, current: dict[str, Entry]) -> list[Change]:
+    found = []
+    for slug in sorted(set(lock.entries) | set(current)):
+        old, new = lock.entries.get(slug), current.get(slug)
+        if old is None:
+            found.append(Change(slug, "added", None, new))
+        elif new is None:
+            found.append(Change(slug, "removed", old, None))
+        elif new.hash != old.hash:
+            found.append(
+                Change(slug, "bumped" if new.version > old.version else "changed", old, new)
+            )
+        elif new.version != old.version:
+            found.append(Change(slug, "version", old, new))
+    return found
+
+
+def diagnose(catalog: Catalog, lock: Lock, change: Change) -> Diagnostic:
+    """The seed's states, each with what to do about it."""
+    slug, old, new = change.slug, change.old, change.new
+    if change.state == "removed":
+        assert old is not None and lock.document is not None
+        return lock.document.diagnostic(
+            (slug,),
+            f'role "{slug}" is in the lock but no longer in the catalog; refresh the lock with '
+            f"`{REFRESH}`",
+            "lock-stale",
+            at_key=True,
+        )
+    assert new is not None
+    if change.state == "added":
+        message = f'role "{slug}" is not in {lock.path}; record it with `{REFRESH}`'
+        rule = "lock-missing-role"
+    elif change.state == "changed":
+        assert old is not None
+        message = (
+            f'role "{slug}" changed since {lock.path} recorded it at version '
+            f"{_show(old.version)}, but its version is still {_show(new.version)}: bump it in "
+            f"{INDEX} above {_show(old.version)}, then run `{REFRESH}`"
+        )
+        rule = "lock-not-bumped"
+    elif change.state == "bumped":
+        assert old is not None
+        message = (
+            f'role "{slug}" changed and its version was bumped from {_show(old.version)} to '
+            f"{_show(new.version)}; record it with `{REFRESH}`"
+        )
+        rule = "lock-not-recorded"
+    else:
+        assert old is not None
+        message = (
+            f'role "{slug}" has version {_show(new.version)} but {lock.path} recorded '
+            f"{_show(old.version)} for the same content; refresh the lock with `{REFRESH}`"
+        )
+        rule = "lock-version"
+    return catalog.index.diagnostic(new.pointer, message, rule)
+
+
+def _show(value: int | float) -> str:
+    return json.dumps(_js_number(value))

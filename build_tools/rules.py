@@ -1,0 +1,200 @@
+"""The rules across files: what no single file's schema can see.
+
+Each rule takes the loaded catalog and yields diagnostics; none prints or raises.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from build_tools.catalog import INDEX, Bundle, Catalog
+from build_tools.diagnostics import Diagnostic
+from build_tools.sources import Document
+
+Rule = Callable[[Catalog], Iterator[Diagnostic]]
+
+SAME_IN_EVERY_LANGUAGE = ("emoji", "autoStart")
+"""Role fields that are not translated (``slug`` is how roles are matched, so it is the same)."""
+
+
+def _at(document: Document, pointer: tuple[str | int, ...]) -> str:
+    where = document.position(pointer)
+    return f"{document.path}:{where.line}:{where.col}"
+
+
+def duplicate_bundles(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Two bundles with one id would publish into the same ``bundles/<id>/`` directory."""
+    first: dict[str, int] = {}
+    entries = catalog.index.data.get("bundles")
+    for position, entry in enumerate(entries if isinstance(entries, list) else []):
+        bundle_id = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(bundle_id, str):
+            continue
+        if bundle_id in first:
+            earlier = _at(catalog.index, ("bundles", first[bundle_id], "id"))
+            yield catalog.index.diagnostic(
+                ("bundles", position, "id"),
+                f'bundle "{bundle_id}" is declared twice (first at {earlier}); bundle ids must '
+                "be unique",
+                "duplicate-bundle",
+            )
+        else:
+            first[bundle_id] = position
+
+
+def duplicate_languages(catalog: Catalog) -> Iterator[Diagnostic]:
+    for bundle in catalog.bundles:
+        declared = bundle.entry.get("languages")
+        seen: set[Any] = set()
+        for position, language in enumerate(declared if isinstance(declared, list) else []):
+            if language in seen:
+                yield catalog.index.diagnostic(
+                    (*bundle.pointer, "languages", position),
+                    f'bundle "{bundle.id}": language "{language}" is listed twice',
+                    "duplicate-language",
+                )
+            if isinstance(language, str):
+                seen.add(language)
+
+
+def localized_names(catalog: Catalog) -> Iterator[Diagnostic]:
+    """The site and the server show a bundle's name in each of its languages."""
+    for bundle in catalog.bundles:
+        for field in ("name", "description"):
+            texts = bundle.entry.get(field)
+            if not isinstance(texts, dict):
+                continue
+            for language in bundle.languages:
+                if language not in texts:
+                    yield catalog.index.diagnostic(
+                        (*bundle.pointer, field),
+                        f'bundle "{bundle.id}": "{field}" has no "{language}" entry, but '
+                        f'"{language}" is one of its languages',
+                        "missing-translation",
+                    )
+
+
+def duplicate_slugs(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Slugs are unique within a bundle's ``roles[]`` and across the whole catalog."""
+    owner: dict[str, tuple[Bundle, tuple[str | int, ...]]] = {}
+    for bundle in catalog.bundles:
+        for pointer, slug, _version in bundle.roles:
+            slug_pointer = (*pointer, "slug")
+            if slug not in owner:
+                owner[slug] = (bundle, slug_pointer)
+                continue
+            first_bundle, first_pointer = owner[slug]
+            earlier = _at(catalog.index, first_pointer)
+            if first_bundle is bundle:
+                message = (
+                    f'bundle "{bundle.id}": role "{slug}" is listed twice in "roles" '
+                    f"(first at {earlier})"
+                )
+            else:
+                message = (
+                    f'bundle "{bundle.id}": role "{slug}" is already in bundle "{first_bundle.id}" '
+                    f"({earlier}); slugs must be unique across the whole catalog"
+                )
+            yield catalog.index.diagnostic(slug_pointer, message, "duplicate-slug")
+
+
+def file_language(catalog: Catalog) -> Iterator[Diagnostic]:
+    for bundle in catalog.bundles:
+        for language, file in bundle.files.items():
+            found = file.document.data.get("language")
+            if isinstance(found, str) and found != language:
+                yield file.document.diagnostic(
+                    ("language",),
+                    f'"language" is "{found}" but the file is for "{language}"; they must be equal',
+                    "language-mismatch",
+                )
+
+
+def roles_match_index(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Each language file holds exactly the roles the index lists for its bundle, each once."""
+    for bundle in catalog.bundles:
+        listed = [slug for _pointer, slug, _version in bundle.roles]
+        for file in bundle.files.values():
+            document = file.document
+            seen: set[str] = set()
+            for position, role in enumerate(document.data.get("roles") or []):
+                slug = role.get("slug") if isinstance(role, dict) else None
+                if not isinstance(slug, str):
+                    continue
+                if slug in seen:
+                    yield document.diagnostic(
+                        ("roles", position, "slug"),
+                        f'role "{slug}" appears twice in this file',
+                        "duplicate-slug",
+                    )
+                elif slug not in listed:
+                    yield document.diagnostic(
+                        ("roles", position, "slug"),
+                        f'role "{slug}" is not listed in bundle "{bundle.id}" "roles" of {INDEX}; '
+                        "add it there with a version, or remove it here",
+                        "extra-role",
+                    )
+                seen.add(slug)
+            for pointer, slug, _version in bundle.roles:
+                if slug not in seen:
+                    yield document.diagnostic(
+                        ("roles",),
+                        f'role "{slug}" is missing: bundle "{bundle.id}" lists it in {INDEX} '
+                        f"({_at(catalog.index, (*pointer, 'slug'))}) but this file has no role "
+                        "with that slug",
+                        "missing-role",
+                    )
+
+
+def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
+    """``emoji`` and ``autoStart`` are not translated: every language file agrees on them."""
+    for bundle in catalog.bundles:
+        files = [bundle.files[lang] for lang in bundle.languages if lang in bundle.files]
+        if len(files) < 2:
+            continue
+        reference = files[0]
+        for _pointer, slug, _version in bundle.roles:
+            expected = reference.role(slug)
+            if expected is None:
+                continue
+            for other in files[1:]:
+                found = other.role(slug)
+                if found is None:
+                    continue
+                position, role = found
+                for field in SAME_IN_EVERY_LANGUAGE:
+                    if role.get(field, _ABSENT) != expected[1].get(field, _ABSENT):
+                        pointer = (
+                            ("roles", position, field) if field in role else ("roles", position)
+                        )
+                        yield other.document.diagnostic(
+                            pointer,
+                            f'role "{slug}": "{field}" is {_show(role, field)} here but '
+                            f"{_show(expected[1], field)} in {reference.path}; it must be the same "
+                            "in every language",
+                            "not-same-in-languages",
+                        )
+
+
+_ABSENT = object()
+
+
+def _show(role: dict[str, Any], field: str) -> str:
+    return json.dumps(role[field], ensure_ascii=False) if field in role else "absent"
+
+
+RULES: tuple[Rule, ...] = (
+    duplicate_bundles,
+    duplicate_languages,
+    localized_names,
+    duplicate_slugs,
+    file_language,
+    roles_match_index,
+    same_in_every_language,
+)
+
+
+def run_rules(catalog: Catalog) -> list[Diagnostic]:
+    return [diagnostic for rule in RULES for diagnostic in rule(catalog)]

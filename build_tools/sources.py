@@ -1,0 +1,347 @@
+"""Read catalog files the way the server's ``JSON.parse`` reads them, keeping source positions.
+
+The fast path is the standard library's C decoder. Anything it cannot tell us with a position
+(duplicate keys, ``NaN``, numbers ``JSON.parse`` would change, lone surrogates) only raises a flag;
+the file is then walked once more with positions so each problem gets its line and column.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from json.scanner import py_make_scanner  # type: ignore[attr-defined]
+from typing import Any, cast
+
+from build_tools.diagnostics import Diagnostic, Pointer
+
+MAX_FILE_BYTES = 1_000_000
+"""The server refuses any file larger than this (declared Content-Length or streamed count)."""
+
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Beyond this ``JSON.parse`` rounds integers to the nearest double."""
+
+_BOM = b"\xef\xbb\xbf"
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int
+    col: int
+
+
+@dataclass
+class Document:
+    """One parsed source file: its data, and where each value and key stands in the text."""
+
+    path: str
+    data: Any
+    _value_position: Callable[[Pointer], Position | None]
+    _key_position: Callable[[Pointer], Position | None]
+
+    def position(self, pointer: Pointer) -> Position:
+        """Where the value at ``pointer`` starts; its nearest located ancestor when unknown."""
+        for end in range(len(pointer), -1, -1):
+            found = self._value_position(pointer[:end])
+            if found is not None:
+                return found
+        return Position(1, 1)
+
+    def key_position(self, pointer: Pointer) -> Position:
+        """Where the key naming the value at ``pointer`` stands (for unknown or misspelt keys)."""
+        return self._key_position(pointer) or self.position(pointer)
+
+    def diagnostic(
+        self, pointer: Pointer, message: str, rule: str, *, at_key: bool = False
+    ) -> Diagnostic:
+        where = self.key_position(pointer) if at_key else self.position(pointer)
+        return Diagnostic(self.path, where.line, where.col, message, rule, pointer)
+
+
+class SourceError(Exception):
+    """A file that cannot be read as the server would read it; carries the diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(map(str, diagnostics)))
+        self.diagnostics = diagnostics
+
+
+class _LineIndex:
+    """Turns character offsets into 1-based (line, column)."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def position(self, offset: int) -> Position:
+        line = bisect.bisect_right(self._starts, offset)
+        return Position(line, offset - self._starts[line - 1] + 1)
+
+
+def decode_utf8(path: str, raw: bytes) -> str:
+    """Decode strictly: a BOM or invalid UTF-8 would be dropped or replaced by the server."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise SourceError(
+            [
+                Diagnostic(
+                    path,
+                    0,
+                    0,
+                    f"file is {len(raw):,} bytes; the server refuses files over "
+                    f"{MAX_FILE_BYTES:,} bytes",
+                    "file-too-large",
+                )
+            ]
+        )
+    if raw.startswith(_BOM):
+        raise SourceError(
+            [Diagnostic(path, 1, 1, "file starts with a UTF-8 byte order mark; remove it", "bom")]
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        prefix = raw[: error.start]
+        line = prefix.count(b"\n") + 1
+        col = len(prefix[prefix.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise SourceError(
+            [
+                Diagnostic(
+                    path,
+                    line,
+                    col,
+                    f"invalid UTF-8 (byte 0x{raw[error.start]:02x}); the server would replace it "
+                    "with U+FFFD",
+                    "utf8",
+                )
+            ]
+        ) from None
+
+
+class _NonFinite:
+    """Stands in for ``NaN``/``Infinity`` so the walk can place them."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def parse_json(path: str, raw: bytes) -> Document:
+    """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
+    text = decode_utf8(path, raw)
+    lines = _LineIndex(text)
+    suspicious = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal suspicious
+        result = dict(items)
+        if len(result) != len(items):
+            suspicious = True
+        return result
+
+    def constant(literal: str) -> _NonFinite:
+        nonlocal suspicious
+        suspicious = True
+        return _NonFinite(literal)
+
+    def number(literal: str) -> float:
+        nonlocal suspicious
+        value = float(literal)
+        if math.isinf(value):
+            suspicious = True
+        return value
+
+    def integer(literal: str) -> int:
+        nonlocal suspicious
+        value = int(literal)
+        if abs(value) > MAX_SAFE_INTEGER:
+            suspicious = True
+        return value
+
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_constant=constant,
+            parse_float=number,
+            parse_int=integer,
+        )
+    except json.JSONDecodeError as error:
+        message = "unexpected data after the JSON value" if error.msg == "Extra data" else error.msg
+        raise SourceError(
+            [Diagnostic(path, error.lineno, error.colno, f"invalid JSON: {message}", "json-syntax")]
+        ) from None
+    except RecursionError:
+        raise SourceError(
+            [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "json-syntax")]
+        ) from None
+
+    walk = _Walk(text)
+    walked = False
+    if suspicious or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
+        walk.run()
+        walked = True
+        if walk.problems:
+            raise SourceError(
+                [
+                    Diagnostic(path, *_astuple(lines.position(offset)), message, rule, pointer)
+                    for offset, pointer, message, rule in walk.problems
+                ]
+            )
+    if not isinstance(data, dict):
+        raise SourceError(
+            [
+                Diagnostic(
+                    path,
+                    *_astuple(lines.position(_WHITESPACE.match(text).end())),  # type: ignore[union-attr]
+                    f"the top-level value must be an object, not {json_type(data)}",
+                    "top-level",
+                )
+            ]
+        )
+
+    def value_position(pointer: Pointer) -> Position | None:
+        nonlocal walked
+        if not walked:
+            walk.run()
+            walked = True
+        offset = walk.values.get(pointer)
+        return None if offset is None else lines.position(offset)
+
+    def key_position(pointer: Pointer) -> Position | None:
+        value_position(())
+        offset = walk.keys.get(pointer)
+        return None if offset is None else lines.position(offset)
+
+    return Document(path, data, value_position, key_position)
+
+
+def _astuple(position: Position) -> tuple[int, int]:
+    return position.line, position.col
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a value's type, as messages use it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+@dataclass
+class _Walk:
+    """A positional pass over text the fast decoder already accepted."""
+
+    text: str
+    values: dict[Pointer, int] = field(default_factory=dict)
+    keys: dict[Pointer, int] = field(default_factory=dict)
+    problems: list[tuple[int, Pointer, str, str]] = field(default_factory=list)
+
+    def run(self) -> None:
+        decoder = json.JSONDecoder(parse_constant=_NonFinite)
+        self._scalar = py_make_scanner(decoder)
+        self._value(0, ())
+
+    def _skip(self, index: int) -> int:
+        return _WHITESPACE.match(self.text, index).end()  # type: ignore[union-attr]
+
+    def _string(self, index: int, pointer: Pointer, what: str) -> tuple[str, int]:
+        value, end = scanstring(self.text, index + 1)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            self.problems.append(
+                (
+                    index,
+                    pointer,
+                    f"{what} contains a lone surrogate escape (\\uD800-\\uDFFF without its pair); "
+                    "it is not valid Unicode",
+                    "surrogate",
+                )
+            )
+        return value, end
+
+    def _value(self, index: int, pointer: Pointer) -> int:
+        text = self.text
+        index = self._skip(index)
+        self.values[pointer] = index
+        char = text[index]
+        if char == "{":
+            index = self._skip(index + 1)
+            if text[index] == "}":
+                return index + 1
+            seen: set[str] = set()
+            while True:
+                key, after = self._string(index, pointer, "a key")
+                child = (*pointer, key)
+                if key in seen:
+                    self.problems.append(
+                        (
+                            index,
+                            child,
+                            f'duplicate key "{key}"; JSON.parse would silently keep only the last',
+                            "duplicate-key",
+                        )
+                    )
+                seen.add(key)
+                self.keys[child] = index
+                index = self._value(self._skip(after) + 1, child)
+                index = self._skip(index)
+                if text[index] == "}":
+                    return index + 1
+                index = self._skip(index + 1)
+        if char == "[":
+            index = self._skip(index + 1)
+            if text[index] == "]":
+                return index + 1
+            position = 0
+            while True:
+                index = self._skip(self._value(index, (*pointer, position)))
+                position += 1
+                if text[index] == "]":
+                    return index + 1
+                index += 1
+        if char == '"':
+            return self._string(index, pointer, "a string")[1]
+        value, end = cast(tuple[Any, int], self._scalar(text, index))
+        literal = text[index:end]
+        if isinstance(value, _NonFinite):
+            self.problems.append(
+                (
+                    index,
+                    pointer,
+                    f"{literal} is not valid JSON (JSON.parse rejects it)",
+                    "non-finite",
+                )
+            )
+        elif isinstance(value, float) and math.isinf(value):
+            self.problems.append(
+                (
+                    index,
+                    pointer,
+                    f"{literal} is too large: JSON.parse turns it into Infinity",
+                    "non-finite",
+                )
+            )
+        elif (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER
+        ):
+            self.problems.append(
+                (
+                    index,
+                    pointer,
+                    f"{literal} is beyond 2^53: JSON.parse would round it",
+                    "unsafe-integer",
+                )
+            )
+        return end
