@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from build_tools import schema
 from build_tools.diagnostics import Diagnostic, Pointer
@@ -20,6 +20,37 @@ ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
 
 INDEX = "index.json"
 BUNDLES_DIR = "bundles"
+
+
+class CatalogSource(Protocol):
+    """Where a catalog's files come from: a directory here, or a published site (``verify``)."""
+
+    def read(self, relpath: str) -> bytes | None:
+        """The file's bytes, ``None`` when it does not exist; ``OSError`` when it cannot be read."""
+
+    def listing(self) -> list[str] | None:
+        """Every file under ``bundles/``, catalog-relative; ``None`` where it cannot be known."""
+
+
+@dataclass(frozen=True)
+class DirectorySource:
+    """A catalog in a directory on disk."""
+
+    root: Path
+
+    def read(self, relpath: str) -> bytes | None:
+        try:
+            return (self.root / relpath).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def listing(self) -> list[str] | None:
+        bundles = self.root / BUNDLES_DIR
+        if not bundles.is_dir():
+            return []
+        return sorted(
+            p.relative_to(self.root).as_posix() for p in bundles.rglob("*") if p.is_file()
+        )
 
 
 @dataclass
@@ -89,7 +120,7 @@ class Bundle:
 class Catalog:
     """A catalog as read from disk; ``bundles`` holds the first declaration of each bundle id."""
 
-    root: Path
+    source: CatalogSource
     index: Document
     bundles: list[Bundle]
 
@@ -106,16 +137,15 @@ def relative(root: Path, path: Path) -> str:
 
 
 def read_document(
-    root: Path, relpath: str, kind: schema.Kind
+    source: CatalogSource, relpath: str, kind: schema.Kind
 ) -> tuple[Document | None, list[Diagnostic]]:
     """Parse one file and check its shape. A missing file gives ``(None, [])``."""
-    path = root / relpath
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, []
+        raw = source.read(relpath)
     except OSError as error:
         return None, [Diagnostic(relpath, 0, 0, f"cannot read: {error.strerror}", "unreadable")]
+    if raw is None:
+        return None, []
     try:
         document = parse_json(relpath, raw)
     except SourceError as error:
@@ -123,9 +153,11 @@ def read_document(
     return document, schema.validate(kind, document)
 
 
-def load_catalog(root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
+def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Diagnostic]]:
     """Read the index and every declared bundle file; ``None`` when there is no usable index."""
-    index, diagnostics = read_document(root, INDEX, "index")
+    if isinstance(source, Path):
+        source = DirectorySource(source)
+    index, diagnostics = read_document(source, INDEX, "index")
     if index is None:
         if not diagnostics:
             diagnostics = [
@@ -138,7 +170,7 @@ def load_catalog(root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
                 )
             ]
         return None, diagnostics
-    catalog = Catalog(root, index, [])
+    catalog = Catalog(source, index, [])
     entries = index.data.get("bundles")
     seen: set[str] = set()
     for position, entry in enumerate(entries if isinstance(entries, list) else []):
@@ -150,7 +182,7 @@ def load_catalog(root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
         catalog.bundles.append(bundle)
         for language in bundle.languages:
             relpath = catalog.file_path(bundle_id, language)
-            document, found = read_document(root, relpath, "bundle")
+            document, found = read_document(source, relpath, "bundle")
             diagnostics += found
             if document is not None:
                 bundle.files[language] = BundleFile(bundle_id, language, document)
@@ -179,34 +211,24 @@ def _language_pointer(bundle: Bundle, language: str) -> Pointer:
 def _undeclared_files(catalog: Catalog) -> list[Diagnostic]:
     """Files under ``bundles/`` that the index does not declare: typos that would never publish."""
     found: list[Diagnostic] = []
-    bundles_dir = catalog.root / BUNDLES_DIR
-    if not bundles_dir.is_dir():
-        return found
     declared = {b.id: b for b in catalog.bundles}
-    for directory in sorted(p for p in bundles_dir.iterdir() if p.is_dir()):
-        bundle = declared.get(directory.name)
-        for path in sorted(directory.glob("*.json")):
-            relpath = relative(catalog.root, path)
-            if bundle is None:
-                found.append(
-                    Diagnostic(
-                        relpath,
-                        0,
-                        0,
-                        f'bundle "{directory.name}" is not declared in {INDEX}; add it to '
-                        '"bundles" or remove the file',
-                        "undeclared-file",
-                    )
-                )
-            elif path.stem not in bundle.languages:
-                found.append(
-                    Diagnostic(
-                        relpath,
-                        0,
-                        0,
-                        f'language "{path.stem}" is not declared for bundle "{bundle.id}" in '
-                        f'{INDEX}; add it to its "languages" or remove the file',
-                        "undeclared-file",
-                    )
-                )
+    for relpath in catalog.source.listing() or []:
+        parts = relpath.split("/")
+        if len(parts) != 3 or not parts[2].endswith(".json"):
+            continue
+        bundle_id, language = parts[1], parts[2].removesuffix(".json")
+        bundle = declared.get(bundle_id)
+        if bundle is None:
+            message = (
+                f'bundle "{bundle_id}" is not declared in {INDEX}; add it to "bundles" or remove '
+                "the file"
+            )
+        elif language not in bundle.languages:
+            message = (
+                f'language "{language}" is not declared for bundle "{bundle_id}" in {INDEX}; add '
+                'it to its "languages" or remove the file'
+            )
+        else:
+            continue
+        found.append(Diagnostic(relpath, 0, 0, message, "undeclared-file"))
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_tools.catalog import Catalog, load_catalog
+from build_tools.catalog import Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -43,7 +43,7 @@ def default_lock(root: Path) -> Path:
 
 def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
     """Every rule of the catalog, then the lock; diagnostics sorted by file and position."""
-    catalog, diagnostics = load_catalog(root)
+    catalog, diagnostics = load_catalog(DirectorySource(root))
     if catalog is not None:
         diagnostics += run_rules(catalog)
     result = CheckResult(catalog, sorted(set(diagnostics)))
