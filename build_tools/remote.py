@@ -1,0 +1,459 @@
+"""Read a published catalog the way the server does: ``rolecat verify`` and ``check --against``.
+
+The server (see DESIGN.md, "Wire contract") strips trailing slashes from its base URL, refuses
+redirects and non-2xx answers, gives each request 10 s in total, refuses bodies over 1,000,000 bytes
+however they arrive, and parses them with ``JSON.parse``. A deploy is only proven when a client with
+exactly those rules can read it, so this module is that client; everything after the bytes (parsing,
+schemas, cross-file rules, content hashes) is the catalog core, unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import re
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+from build_tools.catalog import (
+    BUNDLES_DIR,
+    ID_PATTERN,
+    INDEX,
+    Catalog,
+    DirectorySource,
+    load_catalog,
+)
+from build_tools.diagnostics import Diagnostic
+from build_tools.lock import Entry, current_entries
+from build_tools.rules import run_rules
+from build_tools.sources import MAX_FILE_BYTES
+
+TIMEOUT_SECONDS = 10.0
+"""The server aborts a request (connect, headers and body together) after this long."""
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+"""What ``fetch(..., {redirect: 'error'})`` turns into an error instead of following."""
+
+_CHUNK = 64 * 1024
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+
+class BaseUrlError(ValueError):
+    """A base URL the server would not accept: a usage error, not a failed deploy."""
+
+
+def normalize_base(base: str) -> str:
+    """The base as the server uses it: ``http(s)://`` only, trailing slashes stripped."""
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BaseUrlError(
+            f"not an http:// or https:// URL: {base!r} (the server only fetches from http(s) URLs)"
+        )
+    if parts.query or parts.fragment:
+        raise BaseUrlError(
+            f"the base URL must not carry a query or fragment: {base!r} (the server appends "
+            "/index.json to it)"
+        )
+    return base.rstrip("/")
+
+
+class FetchError(OSError):
+    """One file the server could not read, and why; ``OSError`` so ``load_catalog`` reports it."""
+
+    def __init__(self, url: str, message: str) -> None:
+        super().__init__(0, message)
+        self.url = url
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.url}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A body the server would accept at the HTTP level (it may still not be JSON)."""
+
+    url: str
+    body: bytes
+    content_type: str
+
+
+def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_BYTES) -> Fetched:
+    """GET one URL with the server's rules; raise :class:`FetchError` saying what went wrong.
+
+    The timeout covers the whole request: a watchdog shuts the socket down at the deadline, so a
+    host that drips one byte at a time cannot keep us (or the server) waiting.
+    """
+    parts = urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        port = parts.port
+    except ValueError:
+        raise FetchError(url, "invalid port in the URL") from None
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(
+            parts.hostname or "", port, timeout=timeout, context=ssl.create_default_context()
+        )
+    else:
+        connection = http.client.HTTPConnection(parts.hostname or "", port, timeout=timeout)
+    expired = threading.Event()
+
+    def abort() -> None:
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            # The plain socket's shutdown, so an SSL socket's state is left alone.
+            with contextlib.suppress(OSError):
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    watchdog = threading.Timer(timeout, abort)
+    watchdog.daemon = True
+    received = 0
+    started = time.monotonic()
+    watchdog.start()
+    try:
+        connection.request("GET", target, headers={"Accept": "*/*", "User-Agent": "rolecat"})
+        response = connection.getresponse()
+        status = response.status
+        if status in REDIRECT_STATUSES:
+            raise FetchError(url, _redirect_message(url, status, response.getheader("Location")))
+        if not 200 <= status < 300:
+            raise FetchError(
+                url, f"HTTP {status} {response.reason}: the server refuses non-2xx answers"
+            )
+        declared = _content_length(response.getheader("Content-Length"))
+        if declared is not None and declared > max_bytes:
+            raise FetchError(
+                url,
+                f"Content-Length is {declared:,} bytes; the server refuses files over "
+                f"{max_bytes:,} bytes",
+            )
+        chunks = []
+        while True:
+            chunk = response.read1(min(_CHUNK, max_bytes + 1 - received))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            received += len(chunk)
+            if received > max_bytes:
+                raise FetchError(
+                    url,
+                    f"body is over {max_bytes:,} bytes (stopped reading at {received:,}"
+                    f"{'' if declared is None else f'; Content-Length said {declared:,}'}); "
+                    "the server counts the bytes as they arrive and refuses the file",
+                )
+        if expired.is_set():
+            raise _timed_out(url, timeout, received)
+        if declared is not None and received < declared:
+            raise FetchError(
+                url, f"connection closed after {received:,} of {declared:,} declared bytes"
+            )
+        return Fetched(url, b"".join(chunks), response.getheader("Content-Type") or "")
+    except FetchError:
+        raise
+    except (OSError, http.client.HTTPException, ValueError) as error:
+        if expired.is_set() or time.monotonic() - started >= timeout:
+            raise _timed_out(url, timeout, received) from None
+        raise FetchError(url, _describe_error(error)) from None
+    finally:
+        watchdog.cancel()
+        connection.close()
+
+
+def _content_length(value: str | None) -> int | None:
+    if value is None or not value.strip().isdigit():
+        return None
+    return int(value.strip())
+
+
+def _timed_out(url: str, timeout: float, received: int) -> FetchError:
+    return FetchError(
+        url,
+        f"timed out after {timeout:g} s with {received:,} body bytes received; the server gives "
+        f"up on a request (connect, headers and body together) after {TIMEOUT_SECONDS:g} s",
+    )
+
+
+def _redirect_message(url: str, status: int, location: str | None) -> str:
+    if not location:
+        return f"HTTP {status} redirect without a Location; the server refuses redirects"
+    target = urljoin(url, location)
+    message = (
+        f"HTTP {status} redirect to {target}; the server refuses redirects (fetch with "
+        "redirect: 'error')"
+    )
+    relpath = url.rsplit("/", 1)[-1] if url.endswith(f"/{INDEX}") else None
+    if relpath and target.endswith(f"/{relpath}"):
+        message += (
+            f": set AI_AGENT_ROLES_CATALOG_URL to {target.removesuffix('/' + relpath)} instead"
+        )
+    else:
+        message += ": serve the file itself at this URL"
+    return message
+
+
+def _describe_error(error: BaseException) -> str:
+    if isinstance(error, socket.gaierror):
+        return f"cannot resolve the host name ({error.strerror})"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused: nothing listens at this host and port"
+    if isinstance(error, ssl.SSLError):
+        return f"TLS error: {error.reason or error}"
+    if isinstance(error, http.client.IncompleteRead):
+        return "connection closed before the whole body arrived"
+    if isinstance(error, http.client.HTTPException):
+        return f"not a valid HTTP answer ({type(error).__name__}: {error})"
+    if isinstance(error, OSError) and error.strerror:
+        return f"cannot fetch: {error.strerror}"
+    return f"cannot fetch: {error}"
+
+
+def _html_message(fetched: Fetched) -> str:
+    content_type = fetched.content_type or "none"
+    found = _TITLE.search(fetched.body[:4096])
+    title = found.group(1).decode("utf-8", "replace").strip() if found else ""
+    about = f' (title "{" ".join(title.split())[:80]}")' if title else ""
+    return (
+        f"answered with an HTML page{about}, Content-Type {content_type}: this is not JSON, "
+        "so the server's JSON.parse fails. Is the file published at this path, or does the host "
+        "serve an error or fallback page with status 200?"
+    )
+
+
+@dataclass
+class RemoteSource:
+    """A published catalog as a :class:`CatalogSource`: each file fetched once, as the server does.
+
+    Only the index and ``bundles/<id>/<lang>.json`` with ids and languages matching
+    ``^[a-z0-9-]+$`` are ever requested; the check comes before the URL is built.
+    """
+
+    base: str
+    timeout: float = TIMEOUT_SECONDS
+    fetched: dict[str, Fetched] = field(default_factory=dict)
+    failures: dict[str, FetchError] = field(default_factory=dict)
+
+    def url(self, relpath: str) -> str:
+        return f"{self.base}/{relpath}"
+
+    def read(self, relpath: str) -> bytes | None:
+        if relpath in self.fetched:
+            return self.fetched[relpath].body
+        if relpath in self.failures:
+            raise self.failures[relpath]
+        if not _servable(relpath):
+            raise FetchError(
+                f"{self.base}/…",
+                f"refused to build a URL for {relpath!r}: bundle ids and languages must match "
+                f"{ID_PATTERN.pattern}",
+            )
+        url = self.url(relpath)
+        try:
+            fetched = fetch(url, self.timeout)
+            if fetched.body.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"<"):
+                raise FetchError(url, _html_message(fetched))
+        except FetchError as error:
+            self.failures[relpath] = error
+            raise
+        self.fetched[relpath] = fetched
+        return fetched.body
+
+    def listing(self) -> list[str] | None:
+        return None  # a static host cannot list a directory; undeclared files are unknowable
+
+
+def _servable(relpath: str) -> bool:
+    if relpath == INDEX:
+        return True
+    parts = relpath.split("/")
+    return (
+        len(parts) == 3
+        and parts[0] == BUNDLES_DIR
+        and bool(ID_PATTERN.match(parts[1]))
+        and parts[2].endswith(".json")
+        and bool(ID_PATTERN.match(parts[2].removesuffix(".json")))
+    )
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One failure of a published catalog, named by its URL."""
+
+    url: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f":{self.line}:{self.col}" if self.line else ""
+        return f"{self.url}{where}: {self.message}"
+
+
+@dataclass
+class Remote:
+    """What reading a published catalog found: the catalog (if the index was usable), problems."""
+
+    source: RemoteSource
+    catalog: Catalog | None
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def read_remote(base: str, timeout: float = TIMEOUT_SECONDS) -> Remote:
+    """Fetch the index, then every declared bundle file, then run every rule of ``check``.
+
+    Raises :class:`BaseUrlError` for a base the server would not use.
+    """
+    source = RemoteSource(normalize_base(base), timeout)
+    catalog, diagnostics = load_catalog(source)
+    if catalog is not None:
+        diagnostics += run_rules(catalog)
+    problems = []
+    for diagnostic in sorted(set(diagnostics)):
+        failure = source.failures.get(diagnostic.file)
+        if failure is not None and diagnostic.rule == "unreadable":
+            problems.append(Problem(failure.url, 0, 0, failure.message))
+        else:
+            problems.append(
+                Problem(
+                    source.url(diagnostic.file), diagnostic.line, diagnostic.col, diagnostic.message
+                )
+            )
+    return Remote(source, catalog, problems)
+
+
+@dataclass(frozen=True)
+class Summary:
+    bundles: int
+    languages: list[str]
+    files: int
+    roles: int
+    bytes: int
+
+    def __str__(self) -> str:
+        def plural(n: int, word: str) -> str:
+            return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+        return (
+            f"{plural(self.bundles, 'bundle')}, {plural(len(self.languages), 'language')} "
+            f"({', '.join(self.languages)}), {plural(self.roles, 'role')}, "
+            f"{plural(self.files, 'file')}, {plural(self.bytes, 'byte')}"
+        )
+
+
+def summarize(remote: Remote) -> Summary:
+    catalog = remote.catalog
+    bundles = catalog.bundles if catalog is not None else []
+    languages = sorted({language for bundle in bundles for language in bundle.files})
+    roles = len({slug for bundle in bundles for _, slug, _ in bundle.roles})
+    fetched = remote.source.fetched.values()
+    return Summary(len(bundles), languages, len(fetched), roles, sum(len(f.body) for f in fetched))
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How one published file compares with the local source of the same path."""
+
+    relpath: str
+    url: str
+    state: str  # "current", "differs", "not published", "not local"
+
+    @property
+    def current(self) -> bool:
+        return self.state == "current"
+
+
+def compare_files(remote: Remote, root: Path) -> list[Freshness]:
+    """Is this deploy current? Every published file against its local JSON source, byte for byte.
+
+    Local files the local index declares but the site lacks are listed too: a deploy that predates
+    a new bundle or language is stale even if every file it has is identical.
+    """
+    local = DirectorySource(root)
+    local_catalog, _ = load_catalog(local)
+    paths = set(remote.source.fetched)
+    if local_catalog is not None:
+        paths.add(INDEX)
+        paths.update(
+            local_catalog.file_path(bundle.id, language)
+            for bundle in local_catalog.bundles
+            for language in bundle.languages
+            if local.read(local_catalog.file_path(bundle.id, language)) is not None
+        )
+    found = []
+    for relpath in sorted(paths, key=lambda p: (p != INDEX, p)):
+        published = remote.source.fetched.get(relpath)
+        mine = local.read(relpath)
+        if published is None:
+            state = "not published"
+        elif mine is None:
+            state = "not local"
+        else:
+            state = "current" if published.body == mine else "differs"
+        found.append(Freshness(relpath, remote.source.url(relpath), state))
+    return found
+
+
+def compare_roles(
+    local: Catalog, live: Catalog, base: str, live_problems: Iterable[Problem] = ()
+) -> list[Diagnostic]:
+    """Roles whose content differs from live without a higher version, or whose version went down.
+
+    This closes the lock's known hole: a role pruned from the lock and re-added with new content at
+    its old version passes ``check`` (there is no baseline), but not a comparison with what is live.
+    Roles of live bundles that could not be fully read are left out rather than guessed at.
+    """
+    broken = {p.url for p in live_problems}
+    live_entries = _complete_entries(live, base, broken)
+    found = []
+    for slug, mine in sorted(current_entries(local).items()):
+        theirs = live_entries.get(slug)
+        if theirs is None:
+            continue
+        if mine.version < theirs.version:
+            if mine.hash == theirs.hash:
+                fix = f"set it back to {_show(theirs.version)}"
+            else:
+                fix = f"set it above {_show(theirs.version)}"
+            message = (
+                f'role "{slug}" has version {_show(mine.version)} here but '
+                f"{_show(theirs.version)} at {base}: versions must never go down; {fix} in "
+                f"{INDEX}, then run `rolecat check --update-hashes`"
+            )
+            rule = "live-version-lower"
+        elif mine.hash != theirs.hash and mine.version <= theirs.version:
+            message = (
+                f'role "{slug}" differs from the live one at {base} (version '
+                f"{_show(theirs.version)}), but its version is {_show(mine.version)} here: readers "
+                f"would not see the change; bump it in {INDEX} above {_show(theirs.version)}, then "
+                "run `rolecat check --update-hashes`"
+            )
+            rule = "live-not-bumped"
+        else:
+            continue
+        found.append(local.index.diagnostic(mine.pointer, message, rule))
+    return found
+
+
+def _complete_entries(catalog: Catalog, base: str, broken: set[str]) -> dict[str, Entry]:
+    entries = current_entries(catalog)
+    for bundle in catalog.bundles:
+        files = [f"{base}/{catalog.file_path(bundle.id, lang)}" for lang in bundle.languages]
+        if set(bundle.files) != set(bundle.languages) or broken.intersection(files):
+            for _, slug, _ in bundle.roles:
+                entries.pop(slug, None)
+    return entries
+
+
+def _show(value: int | float) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
