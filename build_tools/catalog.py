@@ -1,7 +1,8 @@
 """Find and read a catalog's files: the index, then every bundle file the index declares.
 
-Each file is parsed and checked against its schema as it is read; what cannot be read is reported
-and left out, so the rules across files see only well-shaped data and report each problem once.
+Each file is parsed and checked against its schema as it is read; a file that cannot be read or
+has the wrong shape is reported and left out, so the rules across files see only well-shaped data
+and report each problem once.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class Bundle:
         found = []
         entries = self.entry.get("roles")
         for position, role in enumerate(entries if isinstance(entries, list) else []):
-            if isinstance(role, dict) and isinstance(role.get("slug"), str):
+            slug = role.get("slug") if isinstance(role, dict) else None
+            if isinstance(slug, str) and ID_PATTERN.match(slug):
                 found.append(
                     ((*self.pointer, "roles", position), role["slug"], role.get("version"))
                 )
@@ -171,6 +173,7 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
             ]
         return None, diagnostics
     catalog = Catalog(source, index, [])
+    index_problems = bool(diagnostics)
     entries = index.data.get("bundles")
     seen: set[str] = set()
     for position, entry in enumerate(entries if isinstance(entries, list) else []):
@@ -184,9 +187,9 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
             relpath = catalog.file_path(bundle_id, language)
             document, found = read_document(source, relpath, "bundle")
             diagnostics += found
-            if document is not None:
+            if document is not None and not found:
                 bundle.files[language] = BundleFile(bundle_id, language, document)
-            elif not found:
+            elif document is None and not found:
                 declared = _language_pointer(bundle, language)
                 where = index.position(declared)
                 diagnostics.append(
@@ -199,7 +202,8 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
                         "missing-file",
                     )
                 )
-    diagnostics += _undeclared_files(catalog)
+    if not index_problems:  # with a broken index, every file would look undeclared
+        diagnostics += _undeclared_files(catalog)
     return catalog, diagnostics
 
 

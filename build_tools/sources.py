@@ -122,6 +122,12 @@ def decode_utf8(path: str, raw: bytes) -> str:
         ) from None
 
 
+_PLAIN_MESSAGES = {
+    "Extra data": "unexpected data after the JSON value",
+    "Invalid control character at": "a raw control character inside a string; escape it (\\n, \\t)",
+}
+
+
 class _NonFinite:
     """Stands in for ``NaN``/``Infinity`` so the walk can place them."""
 
@@ -170,7 +176,7 @@ def parse_json(path: str, raw: bytes) -> Document:
             parse_int=integer,
         )
     except json.JSONDecodeError as error:
-        message = "unexpected data after the JSON value" if error.msg == "Extra data" else error.msg
+        message = _PLAIN_MESSAGES.get(error.msg, error.msg)
         raise SourceError(
             [Diagnostic(path, error.lineno, error.colno, f"invalid JSON: {message}", "json-syntax")]
         ) from None

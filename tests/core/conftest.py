@@ -1,0 +1,127 @@
+"""A small valid catalog written from Python values, to break one rule at a time."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build_tools.check import update_lock
+from build_tools.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+
+
+def role(slug: str, language: str = "en", **fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "slug": slug,
+        "emoji": "🧭",
+        "name": f"{slug} ({language})",
+        "description": f"What {slug} does, in {language}.",
+        "instructions": f"You are {slug}. Answer in {language}.\n\nBe precise.",
+        "autoStart": False,
+        "launchMessage": None,
+    }
+    base.update(fields)
+    return base
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+
+def run(*argv: str) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@dataclass
+class Catalog:
+    """A catalog on disk, built from values: edit ``index``/``files``, then ``write()``."""
+
+    root: Path
+    index: dict[str, Any]
+    files: dict[tuple[str, str], dict[str, Any]]
+
+    def write(self) -> Catalog:
+        write_json(self.root / "index.json", self.index)
+        for (bundle, language), value in self.files.items():
+            write_json(self.root / "bundles" / bundle / f"{language}.json", value)
+        return self
+
+    def path(self, relpath: str) -> Path:
+        return self.root / relpath
+
+    def lock(self) -> Catalog:
+        """Record the current content in the lock."""
+        assert update_lock(self.root).diagnostics == []
+        return self
+
+    def check(self, *extra: str) -> Run:
+        return run("check", "--catalog", str(self.root), *extra)
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Catalog:
+    """Two bundles, two languages, three roles; written, locked and passing."""
+    index = {
+        "schemaVersion": 1,
+        "bundles": [
+            {
+                "id": "alpha",
+                "name": {"en": "Alpha", "ru": "Альфа"},
+                "description": {"en": "First.", "ru": "Первый."},
+                "languages": ["en", "ru"],
+                "roles": [{"slug": "one", "version": 1}, {"slug": "two", "version": 1}],
+            },
+            {
+                "id": "beta",
+                "name": {"en": "Beta", "ru": "Бета"},
+                "languages": ["en", "ru"],
+                "roles": [{"slug": "three", "version": 2}],
+            },
+        ],
+    }
+    files = {
+        (bundle, lang): {
+            "schemaVersion": 1,
+            "language": lang,
+            "roles": [role(slug, lang) for slug in slugs],
+        }
+        for bundle, slugs in (("alpha", ["one", "two"]), ("beta", ["three"]))
+        for lang in ("en", "ru")
+    }
+    return Catalog(tmp_path / "catalog", index, files).write().lock()
+
+
+@pytest.fixture
+def fixture_copy(tmp_path: Path) -> Callable[[str], Path]:
+    """A writable copy of one of the upstream fixtures."""
+
+    def copy(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copytree(FIXTURES / name, target)
+        for path in target.rglob("*"):
+            path.chmod(0o644 if path.is_file() else 0o755)
+        return target
+
+    return copy

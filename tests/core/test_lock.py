@@ -1,0 +1,185 @@
+"""The content-hash lock: the seed's four states, --update-hashes, the upstream lock to the byte."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.core.conftest import FIXTURES, Catalog, role, run
+from tests.core.test_rules import value
+
+LOCK = "content-hashes.json"
+
+
+def lock_of(catalog: Catalog) -> dict[str, dict[str, object]]:
+    return json.loads(catalog.path(LOCK).read_text(encoding="utf-8"))
+
+
+def test_unchanged_passes(catalog: Catalog) -> None:
+    assert catalog.check().code == 0
+
+
+def test_changed_but_not_bumped(catalog: Catalog) -> None:
+    catalog.files[("alpha", "ru")]["roles"][1]["instructions"] += " Изменено."
+    catalog.write()
+    result = catalog.check()
+    assert result.code == 1
+    assert result.lines == [
+        f'{value(catalog, "index.json", "version", "1", 1)}: role "two" changed since '
+        "content-hashes.json recorded it at version 1, but its version is still 1: bump it in "
+        "index.json above 1, then run `rolecat check --update-hashes`"
+    ]
+
+
+def test_changed_and_bumped_asks_to_record(catalog: Catalog) -> None:
+    catalog.files[("beta", "en")]["roles"][0]["launchMessage"] = "Start."
+    catalog.index["bundles"][1]["roles"][0]["version"] = 3
+    catalog.write()
+    result = catalog.check()
+    assert result.code == 1
+    assert result.lines == [
+        f'{value(catalog, "index.json", "version", "3")}: role "three" changed and its version was '
+        "bumped from 2 to 3; record it with `rolecat check --update-hashes`"
+    ]
+
+
+def test_role_missing_from_the_lock(catalog: Catalog) -> None:
+    catalog.index["bundles"][1]["roles"].append({"slug": "four", "version": 1})
+    for lang in ("en", "ru"):
+        catalog.files[("beta", lang)]["roles"].append(role("four", lang))
+    catalog.write()
+    result = catalog.check()
+    assert result.lines == [
+        f'{value(catalog, "index.json", "version", "1", 2)}: role "four" is not in '
+        "content-hashes.json; record it with `rolecat check --update-hashes`"
+    ]
+    assert result.code == 1
+
+
+def test_lock_entry_for_a_removed_role(catalog: Catalog) -> None:
+    catalog.index["bundles"][0]["roles"].pop()
+    for lang in ("en", "ru"):
+        catalog.files[("alpha", lang)]["roles"].pop()
+    catalog.write()
+    result = catalog.check()
+    text = catalog.path(LOCK).read_text(encoding="utf-8")
+    line = text[: text.index('"two"')].count("\n") + 1
+    assert (result.code, result.lines) == (
+        1,
+        [
+            f'content-hashes.json:{line}:3: role "two" is in the lock but no longer in the '
+            "catalog; refresh the lock with `rolecat check --update-hashes`"
+        ],
+    )
+
+
+def test_missing_lock(catalog: Catalog) -> None:
+    catalog.path(LOCK).unlink()
+    result = catalog.check()
+    assert (result.code, result.lines) == (
+        1,
+        ["content-hashes.json: missing: create the lock with `rolecat check --update-hashes`"],
+    )
+
+
+def test_malformed_lock(catalog: Catalog) -> None:
+    lock = lock_of(catalog)
+    lock["one"]["hash"] = "not-a-hash"
+    catalog.path(LOCK).write_text(json.dumps(lock, indent=2), encoding="utf-8")
+    result = catalog.check()
+    assert result.code == 1
+    assert result.lines[0].startswith("content-hashes.json:")
+    assert 'role "one"' not in result.lines[0] and '"hash"' in result.lines[0]
+
+
+def test_update_refuses_while_a_change_is_not_bumped(catalog: Catalog) -> None:
+    before = catalog.path(LOCK).read_bytes()
+    catalog.files[("alpha", "en")]["roles"][0]["name"] = "Renamed"
+    catalog.write()
+    result = catalog.check("--update-hashes")
+    assert result.code == 1
+    assert len(result.lines) == 1 and 'role "one" changed since' in result.lines[0]
+    assert result.err == "rolecat: lock not written\n"
+    assert catalog.path(LOCK).read_bytes() == before
+
+
+def test_update_refuses_a_broken_catalog(catalog: Catalog) -> None:
+    before = catalog.path(LOCK).read_bytes()
+    catalog.files[("alpha", "en")]["roles"][0]["autoStart"] = "no"
+    catalog.write()
+    result = catalog.check("--fix")
+    assert result.code == 1
+    assert '"autoStart" must be a boolean' in result.out
+    assert catalog.path(LOCK).read_bytes() == before
+
+
+def test_update_records_bumps_prunes_and_reports(catalog: Catalog) -> None:
+    catalog.files[("alpha", "en")]["roles"][0]["name"] = "Renamed"
+    catalog.index["bundles"][0]["roles"][0]["version"] = 2
+    catalog.index["bundles"][0]["roles"].pop()
+    for lang in ("en", "ru"):
+        catalog.files[("alpha", lang)]["roles"] = catalog.files[("alpha", lang)]["roles"][:1]
+    catalog.write()
+    result = catalog.check("--fix")
+    assert (result.code, result.lines) == (
+        0,
+        ["updated one: version 1 -> 2", "pruned two (no longer in the catalog)", "lock updated"],
+    )
+    assert sorted(lock_of(catalog)) == ["one", "three"]
+    assert lock_of(catalog)["one"]["version"] == 2
+    assert catalog.check().out == "OK\n"
+    again = catalog.check("--update-hashes")
+    assert (again.code, again.lines) == (0, ["lock is up to date"])
+
+
+def test_lock_option_points_elsewhere(catalog: Catalog, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "lock.json"
+    catalog.path(LOCK).rename(elsewhere)
+    assert catalog.check("--lock", str(elsewhere)).code == 0
+    missing = catalog.check("--lock", str(tmp_path / "none.json"))
+    assert missing.code == 1 and "none.json: missing" in missing.out
+
+
+def test_upstream_fixture_passes() -> None:
+    result = run("check", "--catalog", str(FIXTURES / "upstream-catalog-json"))
+    assert (result.code, result.out) == (0, "OK\n")
+
+
+def test_upstream_lock_is_reproduced_byte_for_byte(fixture_copy: Callable[[str], Path]) -> None:
+    root = fixture_copy("upstream-catalog-json")
+    (root / LOCK).unlink()
+    result = run("check", "--catalog", str(root), "--update-hashes")
+    assert result.code == 0
+    assert result.lines[-1] == "lock updated"
+    assert (root / LOCK).read_bytes() == (FIXTURES / "upstream-catalog-json" / LOCK).read_bytes()
+
+
+def test_version_written_as_javascript_writes_it(catalog: Catalog) -> None:
+    catalog.files[("beta", "en")]["roles"][0]["name"] = "Renamed"
+    catalog.index["bundles"][1]["roles"][0]["version"] = 3.0
+    catalog.write()
+    assert '"version": 3.0' in catalog.path("index.json").read_text(encoding="utf-8")
+    assert catalog.check("--fix").code == 0
+    assert lock_of(catalog)["three"]["version"] == 3
+    assert '"version": 3,' in catalog.path(LOCK).read_text(encoding="utf-8")
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run("check", "--nope").code == 2
+    assert run().code == 2
+    missing = run("check", "--catalog", str(tmp_path / "nowhere"))
+    assert missing.code == 2 and "catalog directory not found" in missing.err
+
+
+def test_module_and_script_are_the_same_program(catalog: Catalog) -> None:
+    for command in (
+        [sys.executable, "-m", "build_tools"],
+        [str(Path(sys.executable).parent / "rolecat")],
+    ):
+        done = subprocess.run(
+            [*command, "check", "--catalog", str(catalog.root)], capture_output=True, text=True
+        )
+        assert (done.returncode, done.stdout) == (0, "OK\n")
