@@ -1,4 +1,5 @@
-"""``rolecat``: check a catalog and keep its lock (``python -m build_tools`` is the same)."""
+"""``rolecat``: check a catalog, keep its lock, verify a published site (also ``python -m
+build_tools``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ from typing import TextIO
 from build_tools.check import check_catalog, update_lock
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import Change
+from build_tools.remote import (
+    TIMEOUT_SECONDS,
+    BaseUrlError,
+    compare_files,
+    compare_roles,
+    normalize_base,
+    read_remote,
+    summarize,
+)
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -51,7 +61,48 @@ def _parser() -> argparse.ArgumentParser:
         dest="update_hashes",
         help="rewrite the lock from the catalog; refused while a changed role is not bumped",
     )
+    check.add_argument(
+        "--against",
+        metavar="BASE_URL",
+        help="also compare with the live catalog at BASE_URL: a changed role must have a higher "
+        "version than live, and no version may go down",
+    )
+    _add_timeout(check)
+    _add_verify(commands)
     return parser
+
+
+def _add_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help=f"give up on a request after this long in total (default: {TIMEOUT_SECONDS:g}, "
+        "as the server)",
+    )
+
+
+def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="read a published catalog the way the server does",
+        description="Fetch BASE_URL/index.json and every declared bundle file with the server's "
+        "rules (no redirects, 2xx only, 1,000,000 bytes, one timeout per request, JSON.parse), "
+        "then run every rule of `check`. Prints a summary and exits 0, or each failure with its "
+        "URL and exits 1.",
+    )
+    verify.add_argument(
+        "base_url", metavar="BASE_URL", help="what AI_AGENT_ROLES_CATALOG_URL holds"
+    )
+    verify.add_argument(
+        "--catalog",
+        type=Path,
+        metavar="DIR",
+        help="also report whether every published file is byte-identical to its source in DIR "
+        "(exit 1 when the deploy is not current)",
+    )
+    _add_timeout(verify)
 
 
 def _report(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
@@ -74,6 +125,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not root.is_dir():
         print(f"rolecat: error: catalog directory not found: {root}", file=err)
         return EXIT_USAGE
+    if args.against is not None:
+        return _check_against(args, out, err)
     if args.update_hashes:
         update = update_lock(root, args.lock)
         if update.diagnostics:
@@ -94,6 +147,92 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_PROBLEMS
 
 
+def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
+    """The base URL as the server would use it, or ``None`` after reporting a usage error."""
+    if not args.timeout > 0:
+        print("rolecat: error: --timeout must be a positive number of seconds", file=err)
+        return None
+    try:
+        return normalize_base(args.base_url if args.command == "verify" else args.against)
+    except BaseUrlError as error:
+        print(f"rolecat: error: {error}", file=err)
+        return None
+
+
+def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    base = _usage_checks(args, err)
+    if base is None:
+        return EXIT_USAGE
+    local: Path | None = args.catalog
+    if local is not None and not local.is_dir():
+        print(f"rolecat: error: catalog directory not found: {local}", file=err)
+        return EXIT_USAGE
+    remote = read_remote(base, args.timeout)
+    for problem in remote.problems:
+        print(problem, file=out)
+    if remote.ok:
+        print(f"OK {base}: {summarize(remote)}", file=out)
+    stale = 0
+    if local is not None:
+        for file in compare_files(remote, local):
+            stale += not file.current
+            print(f"{file.url}: {_FRESHNESS[file.state].format(local / file.relpath)}", file=out)
+        if stale:
+            print(
+                f"deploy is NOT current: {stale} file{'s' if stale != 1 else ''} not "
+                f"byte-identical to {local}; publish the site again",
+                file=out,
+            )
+        else:
+            print(f"deploy is current: every published file is byte-identical to {local}", file=out)
+    if not remote.ok:
+        count = len(remote.problems)
+        print(
+            f"rolecat: {count} problem{'s' if count != 1 else ''} reading {base} as the server "
+            "does",
+            file=err,
+        )
+    return EXIT_OK if remote.ok and not stale else EXIT_PROBLEMS
+
+
+_FRESHNESS = {
+    "current": "current (byte-identical to {})",
+    "differs": "DIFFERS from {}: the deploy is stale",
+    "not published": "NOT PUBLISHED, but {} exists locally: the deploy is stale",
+    "not local": "published, but {} does not exist locally",
+}
+
+
+def _check_against(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``check`` plus the live comparison; the lock cannot be rewritten in the same run."""
+    if args.update_hashes:
+        print("rolecat: error: --against cannot be combined with --update-hashes", file=err)
+        return EXIT_USAGE
+    base = _usage_checks(args, err)
+    if base is None:
+        return EXIT_USAGE
+    result = check_catalog(args.catalog, args.lock)
+    remote = read_remote(base, args.timeout)
+    diagnostics = list(result.diagnostics)
+    if result.catalog is not None and remote.catalog is not None:
+        diagnostics += compare_roles(result.catalog, remote.catalog, base, remote.problems)
+    _report(sorted(set(diagnostics)), out)
+    for problem in remote.problems:
+        print(f"live catalog: {problem}", file=out)
+    if not diagnostics and not remote.problems:
+        print("OK", file=out)
+        print(f"no role is behind the live catalog at {base}", file=out)
+        return EXIT_OK
+    if remote.problems:
+        print(
+            f"rolecat: cannot fully compare with {base}: it cannot be read as the server does",
+            file=err,
+        )
+    count = len(set(diagnostics)) + len(remote.problems)
+    print(f"rolecat: {count} problem{'s' if count != 1 else ''}", file=err)
+    return EXIT_PROBLEMS
+
+
 def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -108,6 +247,8 @@ def main(
         return EXIT_USAGE
     except SystemExit as exit_:  # --help and --version exit through argparse
         return int(exit_.code or 0)
+    if args.command == "verify":
+        return _verify(args, out, err)
     return _check(args, out, err)
 
 
