@@ -104,21 +104,26 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
     else:
         connection = http.client.HTTPConnection(parts.hostname or "", port, timeout=timeout)
     expired = threading.Event()
+    # Kept here because http.client lets go of the socket once a response will close it.
+    sockets: list[socket.socket] = []
 
     def abort() -> None:
         expired.set()
-        sock = connection.sock
-        if sock is not None:
+        for sock in sockets:
             # The plain socket's shutdown, so an SSL socket's state is left alone.
             with contextlib.suppress(OSError):
                 socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
     watchdog = threading.Timer(timeout, abort)
     watchdog.daemon = True
+    response: http.client.HTTPResponse | None = None
     received = 0
     started = time.monotonic()
     watchdog.start()
     try:
+        connection.connect()
+        if connection.sock is not None:
+            sockets.append(connection.sock)
         connection.request("GET", target, headers={"Accept": "*/*", "User-Agent": "rolecat"})
         response = connection.getresponse()
         status = response.status
@@ -164,6 +169,8 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
         raise FetchError(url, _describe_error(error)) from None
     finally:
         watchdog.cancel()
+        if response is not None:
+            response.close()
         connection.close()
 
 

@@ -1,0 +1,209 @@
+"""Real HTTP servers on loopback, started and stopped by the tests, and a CLI runner.
+
+Two kinds of host: ``python -m http.server`` in a subprocess (a plain static host, as a deploy
+would be), and an in-process host whose answer for each path a test scripts, to play every fault
+the server must survive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build_tools.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+OUR_CATALOG = REPO / "catalog"
+UPSTREAM = REPO.parent / "shared" / "fixtures" / "upstream-catalog-json"
+PUBLISHED = ("index.json", "bundles")
+"""What a deploy carries: never the lock."""
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+
+def run(*argv: str) -> Run:
+    """The CLI as a user runs it, through ``main(argv, out, err)``."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def copy_catalog(source: Path, target: Path, *, with_lock: bool = True) -> Path:
+    """A writable copy (fixtures are read-only); without the lock it is what a site publishes."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source / "index.json", target / "index.json")
+    shutil.copytree(source / "bundles", target / "bundles")
+    if with_lock and (source / "content-hashes.json").exists():
+        shutil.copy2(source / "content-hashes.json", target / "content-hashes.json")
+    return target
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+@dataclass
+class StaticServer:
+    """``python -m http.server`` serving one directory; ``url`` has no trailing slash."""
+
+    url: str
+
+
+@pytest.fixture
+def static_server() -> Iterator[Callable[[Path], StaticServer]]:
+    """Start ``python -m http.server 0`` on loopback for a directory; stopped after the test."""
+    processes: list[subprocess.Popen[str]] = []
+
+    def start(directory: Path) -> StaticServer:
+        process = subprocess.Popen(
+            [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+            cwd=directory,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        processes.append(process)
+        assert process.stdout is not None
+        # Readiness: the server prints its port once it listens.
+        line = process.stdout.readline()
+        found = re.search(r"port (\d+)", line)
+        assert found, f"http.server did not start: {line!r}"
+        return StaticServer(f"http://127.0.0.1:{found.group(1)}")
+
+    yield start
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=5)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+Answer = Callable[[BaseHTTPRequestHandler], None]
+"""How the scripted host answers one path: writes status, headers and body itself."""
+
+
+def send(
+    handler: BaseHTTPRequestHandler,
+    body: bytes,
+    *,
+    status: int = 200,
+    content_type: str = "application/json",
+    headers: dict[str, str] | None = None,
+    length: bool = True,
+) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    if length:
+        handler.send_header("Content-Length", str(len(body)))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    # The client may stop reading, as it should for a refused answer.
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        handler.wfile.write(body)
+
+
+@dataclass
+class ScriptedHost:
+    """Serves a catalog's files from memory; ``answers`` overrides what one path gets."""
+
+    files: dict[str, bytes]
+    answers: dict[str, Answer] = field(default_factory=dict)
+    requests: list[str] = field(default_factory=list)
+    prefix: str = ""
+    url: str = ""
+
+    def handle(self, handler: BaseHTTPRequestHandler) -> None:
+        self.requests.append(handler.path)
+        path = handler.path.removeprefix(self.prefix).lstrip("/")
+        if path in self.answers:
+            self.answers[path](handler)
+        elif path in self.files:
+            send(handler, self.files[path])
+        else:
+            send(handler, b"Not Found", status=404, content_type="text/plain")
+
+
+def catalog_files(root: Path) -> dict[str, bytes]:
+    """The files a deploy of ``root`` serves, by catalog-relative path."""
+    files = {"index.json": (root / "index.json").read_bytes()}
+    for path in sorted((root / "bundles").rglob("*.json")):
+        files[path.relative_to(root).as_posix()] = path.read_bytes()
+    return files
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # a dripping handler must not hold up the end of a test
+
+
+@pytest.fixture
+def scripted_host() -> Iterator[Callable[..., ScriptedHost]]:
+    """An in-process HTTP host on 127.0.0.1 port 0 serving ``files`` with scripted faults."""
+    servers: list[_Server] = []
+
+    def start(files: dict[str, bytes], *, prefix: str = "", http11: bool = False) -> ScriptedHost:
+        host = ScriptedHost(dict(files), prefix=prefix)
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if http11 else "HTTP/1.0"
+
+            def do_GET(self) -> None:
+                host.handle(self)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # keep test output clean
+
+        server = _Server(("127.0.0.1", 0), Handler)
+        servers.append(server)
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        host.url = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+        return host
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def drip(data: bytes, every: float) -> Callable[[BaseHTTPRequestHandler], None]:
+    """Write raw bytes one at a time, ``every`` seconds apart, until done or the client leaves."""
+
+    def write(handler: BaseHTTPRequestHandler) -> None:
+        for byte in data:
+            try:
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
+            time.sleep(every)
+
+    return write
