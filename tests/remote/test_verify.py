@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
@@ -57,9 +61,6 @@ def test_a_served_catalog_passes(
 def test_python_m_build_tools_is_the_same_program(
     tmp_path: Path, static_server: StartStatic
 ) -> None:
-    import subprocess
-    import sys
-
     copy_catalog(OUR_CATALOG, tmp_path / "site", with_lock=False)
     server = static_server(tmp_path / "site")
     done = subprocess.run(
@@ -299,8 +300,6 @@ def test_nothing_listening_is_a_clear_failure(unused_port: int) -> None:
 
 @pytest.fixture
 def unused_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -345,9 +344,7 @@ def test_only_declared_files_with_valid_ids_are_requested(
     index = read_json(OUR_CATALOG / "index.json")
     index["bundles"][0]["id"] = "../secrets"
     index["bundles"][1]["languages"].append("EN/../../x")
-    files["index.json"] = (
-        __import__("json").dumps(index, ensure_ascii=False, indent=2).encode("utf-8")
-    )
+    files["index.json"] = json.dumps(index, ensure_ascii=False, indent=2).encode("utf-8")
     host = scripted_host(files)
 
     result = run("verify", host.url)
