@@ -1,0 +1,20 @@
+"""The options of the ``roles-catalog`` plugin, as written under ``plugins:`` in mkdocs.yml."""
+
+from __future__ import annotations
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+
+
+class RolesCatalogConfig(Config):
+    enabled = c.Type(bool, default=True)
+    """Turn the plugin off without removing it from mkdocs.yml."""
+
+    catalog_dir = c.Type(str, default="catalog")
+    """The catalog to check and publish, relative to mkdocs.yml (ours reads ROLES_CATALOG_DIR)."""
+
+    lock = c.Optional(c.Type(str))
+    """The content-hash lock, relative to mkdocs.yml (default: in the catalog directory)."""
+
+    page_templates = c.Type(str, default="templates/pages")
+    """The Jinja2 templates of the generated pages' content, relative to mkdocs.yml."""

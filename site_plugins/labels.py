@@ -1,0 +1,112 @@
+"""The site's own words, per page language: English and Russian, English for any other language."""
+
+# Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
+# ruff: noqa: RUF001
+
+from __future__ import annotations
+
+FALLBACK = "en"
+
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "ru": "Русский",
+    "de": "Deutsch",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "pt": "Português",
+    "uk": "Українська",
+    "zh": "中文",
+    "ja": "日本語",
+}
+"""Each language named in itself, for the switcher and the sidebar; other codes show as the code."""
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "overview": "Overview",
+        "catalog": "Agent roles catalog",
+        "intro": "The system prompts of our AI agents, grouped into bundles, in every language.",
+        "bundles": "Bundles",
+        "bundle": "Bundle",
+        "languages": "Languages",
+        "language": "Language",
+        "roles": "Roles",
+        "role": "Role",
+        "role_count": "Roles",
+        "versions": "Role versions",
+        "version": "Version",
+        "description": "Description",
+        "auto_start": "Starts on its own",
+        "yes": "yes",
+        "no": "no",
+        "launch_message": "Launch message",
+        "none": "none",
+        "instructions": "Instructions",
+        "copy_button": "Copy instructions",
+        "copied": "Copied",
+        "other_languages": "In other languages",
+        "raw_bundle": "Raw bundle file",
+        "raw_files": "Raw files",
+        "server": "For the server",
+        "server_intro": "Set this base URL on the server; it fetches index.json and "
+        "bundles/<bundle>/<language>.json from it:",
+        "site_url_unset": "site_url is not set in mkdocs.yml, so the base URL of the published "
+        "site is not known here. Set AI_AGENT_ROLES_CATALOG_URL to the URL this page is published "
+        "at (the folder that holds index.json).",
+        "schemas": "JSON Schemas",
+        "in_language": "Bundles in this language",
+        "browse": "Browse",
+        "model": "Model",
+        "problems": "The catalog has problems",
+        "problems_intro": "The preview is paused until the catalog checks clean. Fix these and "
+        "save; this page reloads by itself.",
+    },
+    "ru": {
+        "overview": "Обзор",
+        "catalog": "Каталог ролей агентов",
+        "intro": "Системные промпты наших ИИ-агентов, сгруппированные в наборы, на всех языках.",
+        "bundles": "Наборы",
+        "bundle": "Набор",
+        "languages": "Языки",
+        "language": "Язык",
+        "roles": "Роли",
+        "role": "Роль",
+        "role_count": "Ролей",
+        "versions": "Версии ролей",
+        "version": "Версия",
+        "description": "Описание",
+        "auto_start": "Запускается сама",
+        "yes": "да",
+        "no": "нет",
+        "launch_message": "Первое сообщение",
+        "none": "нет",
+        "instructions": "Инструкции",
+        "copy_button": "Скопировать инструкции",
+        "copied": "Скопировано",
+        "other_languages": "На других языках",
+        "raw_bundle": "Исходный файл набора",
+        "raw_files": "Исходные файлы",
+        "server": "Для сервера",
+        "server_intro": "Укажите серверу этот базовый адрес; он загружает с него index.json и "
+        "bundles/<набор>/<язык>.json:",
+        "site_url_unset": "В mkdocs.yml не задан site_url, поэтому адрес опубликованного сайта "
+        "здесь неизвестен. Укажите в AI_AGENT_ROLES_CATALOG_URL адрес, по которому "
+        "опубликована эта страница (папку с index.json).",
+        "schemas": "JSON-схемы",
+        "in_language": "Наборы на этом языке",
+        "browse": "Открыть",
+        "model": "Модель",
+        "problems": "В каталоге есть ошибки",
+        "problems_intro": "Предпросмотр приостановлен, пока проверка не пройдёт. Исправьте "
+        "ошибки и сохраните файл: страница обновится сама.",
+    },
+}
+
+
+def labels(language: str) -> dict[str, str]:
+    """The labels of one page language; English fills in whatever a language lacks."""
+    return {**LABELS[FALLBACK], **LABELS.get(language, {})}
+
+
+def language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)

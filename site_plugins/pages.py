@@ -1,0 +1,359 @@
+"""The pages people browse, rendered from a checked catalog: no MkDocs here, only data and Jinja2.
+
+Every catalog value reaches the HTML through an autoescaping Jinja2 environment as data, never as
+template or Markdown source, so markup or template syntax inside a role shows as the text it is.
+Links are relative to the page, so the site works at a domain root and under any sub-path.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+
+from build_tools import site_paths, wire
+from build_tools.catalog import INDEX, Bundle, Catalog
+from build_tools.diagnostics import Diagnostic
+from site_plugins.labels import FALLBACK, labels, language_name
+
+
+@dataclass(frozen=True)
+class Alternate:
+    """The same page in another language, for the header's language switcher."""
+
+    lang: str
+    name: str
+    link: str
+    """Site-relative target page path, e.g. ``ru/engineering/code-reviewer/``."""
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One generated page: where it goes, its plain-text title and its rendered content."""
+
+    src_uri: str
+    title: str
+    lang: str
+    html: str
+    in_nav: bool
+    source: str | None = None
+    """The catalog file the page shows, relative to the catalog (for edit links)."""
+    alternates: tuple[Alternate, ...] = field(default=())
+
+
+def catalog_languages(catalog: Catalog) -> list[str]:
+    """Every language of the catalog, in the order the index first declares it."""
+    return list(dict.fromkeys(lang for bundle in catalog.bundles for lang in bundle.languages))
+
+
+def page_dir(src_uri: str) -> str:
+    """Every generated page is an ``index.md``: its URL directory is its source directory."""
+    return posixpath.dirname(src_uri)
+
+
+def show_number(value: Any) -> str:
+    """A version as JavaScript prints it: ``1`` for ``1.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return json.dumps(value)
+
+
+def nav_title(text: str) -> str:
+    """Material prints nav and page titles unescaped, so catalog text is escaped once here."""
+    return str(escape(text))
+
+
+class Renderer:
+    """Renders the content of every page from the templates in one directory."""
+
+    def __init__(self, templates_dir: Path, *, use_directory_urls: bool = True) -> None:
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(templates_dir),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=False,
+        )
+        self.use_directory_urls = use_directory_urls
+
+    def render(self, template: str, **context: Any) -> str:
+        return self.env.get_template(template).render(**context)
+
+    def linker(self, src_uri: str) -> Linker:
+        return Linker(page_dir(src_uri), self.use_directory_urls)
+
+
+@dataclass(frozen=True)
+class Linker:
+    """Relative links from one page to pages and files of the site."""
+
+    here: str
+    use_directory_urls: bool
+
+    def file(self, path: str) -> str:
+        return posixpath.relpath(path, self.here or ".")
+
+    def page(self, src_uri: str) -> str:
+        target = posixpath.relpath(page_dir(src_uri) or ".", self.here or ".")
+        if not self.use_directory_urls:
+            return posixpath.join(target, "index.html")
+        return "./" if target == "." else f"{target}/"
+
+
+def _alternates(links: dict[str, str]) -> tuple[Alternate, ...]:
+    return tuple(
+        Alternate(lang, language_name(lang), page_dir(src) + "/") for lang, src in links.items()
+    )
+
+
+def _bundle_text(bundle: Bundle, key: str, language: str) -> str:
+    texts = bundle.entry.get(key)
+    if isinstance(texts, dict) and isinstance(texts.get(language), str):
+        return str(texts[language])
+    return ""
+
+
+def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) -> list[SitePage]:
+    """Overview, per-language, per-bundle and per-role pages, in a fixed order."""
+    languages = catalog_languages(catalog)
+    pages = [_home(catalog, renderer, site_url, languages)]
+    for language in languages:
+        pages.append(_language(catalog, renderer, language, languages))
+        for bundle in catalog.bundles:
+            if language not in bundle.files:
+                continue
+            pages.append(_bundle(catalog, renderer, bundle, language))
+            for _pointer, slug, version in bundle.roles:
+                pages.append(_role(catalog, renderer, bundle, language, slug, version))
+    return pages
+
+
+def _home(
+    catalog: Catalog, renderer: Renderer, site_url: str | None, languages: list[str]
+) -> SitePage:
+    src = site_paths.home_page()
+    link = renderer.linker(src)
+    words = labels(FALLBACK)
+    bundles = []
+    for bundle in catalog.bundles:
+        shown = FALLBACK if FALLBACK in bundle.languages else bundle.languages[0]
+        bundles.append(
+            {
+                "id": bundle.id,
+                "name": bundle.name(shown),
+                "description": _bundle_text(bundle, "description", shown),
+                "languages": [
+                    {
+                        "code": lang,
+                        "name": language_name(lang),
+                        "href": link.page(site_paths.bundle_page(lang, bundle.id)),
+                        "raw": link.file(catalog.file_path(bundle.id, lang)),
+                        "raw_path": catalog.file_path(bundle.id, lang),
+                    }
+                    for lang in bundle.languages
+                ],
+                "roles": [
+                    {"slug": slug, "version": show_number(version)}
+                    for _p, slug, version in bundle.roles
+                ],
+            }
+        )
+    html = renderer.render(
+        "home.html",
+        l=words,
+        lang=FALLBACK,
+        base_url=site_url.rstrip("/") if site_url else None,
+        languages=[
+            {
+                "code": lang,
+                "name": language_name(lang),
+                "href": link.page(site_paths.language_page(lang)),
+                "bundles": sum(1 for b in catalog.bundles if lang in b.files),
+            }
+            for lang in languages
+        ],
+        bundles=bundles,
+        index_href=link.file(INDEX),
+        index_path=INDEX,
+        schemas=[
+            {"path": path, "href": link.file(path)}
+            for path in (
+                f"{wire.SCHEMA_DIR}/index.schema.json",
+                f"{wire.SCHEMA_DIR}/bundle.schema.json",
+            )
+        ],
+    )
+    alternates = {lang: site_paths.language_page(lang) for lang in languages}
+    return SitePage(src, words["catalog"], FALLBACK, html, True, INDEX, _alternates(alternates))
+
+
+def _language(
+    catalog: Catalog, renderer: Renderer, language: str, languages: list[str]
+) -> SitePage:
+    src = site_paths.language_page(language)
+    link = renderer.linker(src)
+    words = labels(language)
+    bundles = [
+        {
+            "id": bundle.id,
+            "name": bundle.name(language),
+            "description": _bundle_text(bundle, "description", language),
+            "roles": len(bundle.roles),
+            "href": link.page(site_paths.bundle_page(language, bundle.id)),
+        }
+        for bundle in catalog.bundles
+        if language in bundle.files
+    ]
+    html = renderer.render(
+        "language.html",
+        l=words,
+        lang=language,
+        language_name=language_name(language),
+        bundles=bundles,
+        home_href=link.page(site_paths.home_page()),
+    )
+    title = f"{words['bundles']} · {language_name(language)}"
+    alternates = {lang: site_paths.language_page(lang) for lang in languages}
+    return SitePage(src, title, language, html, True, INDEX, _alternates(alternates))
+
+
+def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
+    src = site_paths.bundle_page(language, bundle.id)
+    link = renderer.linker(src)
+    words = labels(language)
+    file = bundle.files[language]
+    roles = []
+    for _pointer, slug, version in bundle.roles:
+        found = file.role(slug)
+        role = found[1] if found else {"slug": slug}
+        roles.append(
+            {
+                "slug": slug,
+                "emoji": role.get("emoji") or "",
+                "name": role.get("name") or slug,
+                "description": role.get("description") or "",
+                "version": show_number(version),
+                "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+            }
+        )
+    html = renderer.render(
+        "bundle.html",
+        l=words,
+        lang=language,
+        bundle={
+            "id": bundle.id,
+            "name": bundle.name(language),
+            "description": _bundle_text(bundle, "description", language),
+        },
+        roles=roles,
+        raw_href=link.file(file.path),
+        raw_path=file.path,
+        language_name=language_name(language),
+        language_href=link.page(site_paths.language_page(language)),
+        others=[
+            {
+                "code": lang,
+                "name": language_name(lang),
+                "href": link.page(site_paths.bundle_page(lang, bundle.id)),
+            }
+            for lang in bundle.languages
+            if lang != language and lang in bundle.files
+        ],
+    )
+    alternates = {
+        lang: site_paths.bundle_page(lang, bundle.id)
+        for lang in bundle.languages
+        if lang in bundle.files
+    }
+    return SitePage(
+        src, bundle.name(language), language, html, True, file.path, _alternates(alternates)
+    )
+
+
+def _role(
+    catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str, slug: str, version: Any
+) -> SitePage:
+    src = site_paths.role_page(language, bundle.id, slug)
+    link = renderer.linker(src)
+    words = labels(language)
+    file = bundle.files[language]
+    found = file.role(slug)
+    role: dict[str, Any] = found[1] if found else {"slug": slug}
+    model = role.get("modelConfig")
+    html = renderer.render(
+        "role.html",
+        l=words,
+        lang=language,
+        role={
+            "slug": slug,
+            "emoji": role.get("emoji") or "",
+            "name": role.get("name") or slug,
+            "description": role.get("description") or "",
+            "instructions": role.get("instructions") or "",
+            "auto_start": role.get("autoStart"),
+            "launch_message": role.get("launchMessage"),
+            "model": model if isinstance(model, dict) else None,
+            "version": show_number(version),
+        },
+        bundle={"id": bundle.id, "name": bundle.name(language)},
+        bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
+        language_name=language_name(language),
+        language_href=link.page(site_paths.language_page(language)),
+        raw_href=link.file(file.path),
+        raw_path=file.path,
+        others=[
+            {
+                "code": lang,
+                "name": language_name(lang),
+                "role_name": _role_name(bundle, lang, slug),
+                "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
+            }
+            for lang in bundle.languages
+            if lang != language and lang in bundle.files
+        ],
+    )
+    alternates = {
+        lang: site_paths.role_page(lang, bundle.id, slug)
+        for lang in bundle.languages
+        if lang in bundle.files
+    }
+    title = str(role.get("name") or slug)
+    return SitePage(src, title, language, html, False, file.path, _alternates(alternates))
+
+
+def _role_name(bundle: Bundle, language: str, slug: str) -> str:
+    found = bundle.files[language].role(slug)
+    return str(found[1].get("name") or slug) if found else slug
+
+
+def problems_page(
+    src_uri: str, diagnostics: list[Diagnostic], renderer: Renderer, catalog_dir: str
+) -> SitePage:
+    """What ``mkdocs serve`` shows while the catalog fails its check, in place of every page."""
+    words = labels(FALLBACK)
+    html = renderer.render(
+        "problems.html",
+        l=words,
+        lang=FALLBACK,
+        catalog_dir=catalog_dir,
+        lines=[str(d) for d in diagnostics],
+    )
+    return SitePage(src_uri, words["problems"], FALLBACK, html, src_uri == "index.md")
+
+
+def nav(catalog: Catalog) -> list[Any]:
+    """The sidebar: the overview, then each language with its bundles; never every role."""
+    entries: list[Any] = [{nav_title(labels(FALLBACK)["overview"]): site_paths.home_page()}]
+    for language in catalog_languages(catalog):
+        children: list[Any] = [site_paths.language_page(language)]
+        for bundle in catalog.bundles:
+            if language in bundle.files:
+                children.append(
+                    {nav_title(bundle.name(language)): site_paths.bundle_page(language, bundle.id)}
+                )
+        entries.append({nav_title(language_name(language)): children})
+    return entries

@@ -1,0 +1,191 @@
+"""The MkDocs plugin ``roles-catalog``: MkDocs events in, ``build_tools`` calls out.
+
+It checks the catalog before MkDocs cleans the site directory, then adds the raw tree and the
+generated pages as virtual files. During ``mkdocs serve`` a failing check becomes the preview page
+instead of an exception, because MkDocs 1.6 holds every request while a rebuild keeps raising.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from build_tools import site_paths, wire
+from build_tools.catalog import Catalog
+from build_tools.check import check_catalog
+from build_tools.diagnostics import Diagnostic
+from site_plugins import pages
+from site_plugins.config import RolesCatalogConfig
+from site_plugins.labels import language_name
+
+log = get_plugin_logger(__name__)
+
+
+class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
+    """Check the catalog, then publish its raw files and its pages in the same build."""
+
+    def __init__(self) -> None:
+        self.serving = False
+        self.catalog_dir = Path("catalog")
+        self.catalog: Catalog | None = None
+        self.problems: list[Diagnostic] = []
+        self.pages: dict[str, pages.SitePage] = {}
+        # Page paths of the last good build: while serving a broken catalog, each shows the problems
+        # so a browser that live-reloads any role page lands on them instead of a 404.
+        self.last_good: list[str] = []
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.catalog, self.problems, self.pages = None, [], {}
+        if not self.config.enabled:
+            return config
+        base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
+        self.catalog_dir = (base / self.config.catalog_dir).resolve()
+        lock = (base / self.config.lock).resolve() if self.config.lock else None
+        self.renderer = pages.Renderer(
+            base / self.config.page_templates, use_directory_urls=config.use_directory_urls
+        )
+        result = check_catalog(self.catalog_dir, lock)
+        if result.ok and result.catalog is not None:
+            self._settle(config, result.catalog, site_paths.collisions(result.catalog))
+        else:
+            self._settle(config, None, result.diagnostics)
+        if self.catalog is not None and "alternate" not in config.extra:
+            # Material shows its language switcher only when this is set; role pages then carry
+            # their own alternates (see templates/overrides/partials/alternate.html).
+            config.extra["alternate"] = [
+                {"name": language_name(lang), "link": f"{lang}/", "lang": lang}
+                for lang in pages.catalog_languages(self.catalog)
+            ]
+        return config
+
+    def _settle(
+        self, config: MkDocsConfig, catalog: Catalog | None, problems: list[Diagnostic]
+    ) -> None:
+        """Keep a good catalog; refuse a bad one: abort a build, or show the problems in serve."""
+        if not problems:
+            self.catalog = catalog
+            return
+        self.catalog = None
+        self.problems = problems
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        lines = "\n".join(str(d) for d in problems)
+        where = _shown(self.catalog_dir)
+        if not self.serving:
+            raise PluginError(f"the catalog {where} has {count}; nothing was built:\n{lines}")
+        # A warning would abort a strict build, and MkDocs 1.6 then stalls the preview server.
+        level = logging.INFO if config.strict else logging.WARNING
+        log.log(level, f"the catalog {where} has {count}; the preview shows them:\n{lines}")
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if not self.config.enabled:
+            return files
+        handwritten = sorted(f.src_uri for f in files.documentation_pages())
+        if self.catalog is not None:
+            taken = {f.dest_uri.split("/", 1)[0] for f in files}
+            problems = site_paths.collisions(self.catalog, taken)
+            generated: dict[str, bytes | str] = {}
+            if not problems:
+                try:
+                    generated.update(wire.raw_files(self.catalog))
+                except wire.UnreadableSource as error:
+                    problems = [Diagnostic(str(error).split(":", 1)[0], 0, 0, str(error))]
+            if not problems:
+                site_url = config.site_url if not self.serving else None
+                built = pages.catalog_pages(
+                    self.catalog, self.renderer, site_url or config.site_url
+                )
+                self.pages = {p.src_uri: p for p in built}
+                generated.update(dict.fromkeys(self.pages, ""))
+                problems = [
+                    Diagnostic(
+                        path,
+                        0,
+                        0,
+                        f"{config.docs_dir}/{path} would overwrite what the plugin generates "
+                        "there; rename or remove it",
+                    )
+                    for path in generated
+                    if files.get_file_from_path(path) is not None
+                ]
+            if problems:
+                self.pages = {}
+                self._settle(config, None, problems)
+            else:
+                self.last_good = list(self.pages)
+                self._add(files, config, generated)
+                config.nav = [*pages.nav(self.catalog), *(config.nav or handwritten)]
+                return files
+        # The catalog failed its check and we are serving: every known page shows the problems.
+        shown = _shown(self.catalog_dir)
+        uris = dict.fromkeys([site_paths.home_page(), *self.last_good])
+        self.pages = {
+            uri: pages.problems_page(uri, self.problems, self.renderer, shown)
+            for uri in uris
+            if files.get_file_from_path(uri) is None
+        }
+        self._add(files, config, dict.fromkeys(self.pages, ""))
+        config.nav = [
+            {pages.nav_title(self.pages[site_paths.home_page()].title): site_paths.home_page()},
+            *(config.nav or handwritten),
+        ]
+        return files
+
+    def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
+        docs = Path(config.docs_dir)
+        for path, content in generated.items():
+            file = File.generated(config, path, content=content)
+            page = self.pages.get(path)
+            if page is not None:
+                if not page.in_nav:
+                    # Role pages stay out of the sidebar: Material writes the whole nav into
+                    # every page, so a nav of every role grows the site with the square of it.
+                    file.inclusion = InclusionLevel.NOT_IN_NAV
+                if page.source is not None:
+                    source = self.catalog_dir / page.source
+                    file.edit_uri = posixpath.relpath(source.as_posix(), docs.resolve().as_posix())
+            files.append(file)
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        generated = self.pages.get(page.file.src_uri)
+        if generated is None:
+            return markdown
+        page.meta["title"] = pages.nav_title(generated.title)
+        page.meta["rolecat_alternates"] = [
+            {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
+        ]
+        return ""
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        generated = self.pages.get(page.file.src_uri)
+        # The content is rendered by our autoescaping templates, never by Markdown.
+        return generated.html if generated is not None else html
+
+    def on_serve(
+        self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer:
+        if self.config.enabled:
+            server.watch(str(self.catalog_dir))
+            server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
+        return server
+
+
+def _shown(path: Path) -> str:
+    """The catalog directory as people typed it: relative to the working directory when inside."""
+    try:
+        return path.relative_to(Path.cwd()).as_posix() or "."
+    except ValueError:
+        return path.as_posix()
