@@ -21,11 +21,17 @@ $(VENV)/.test-installed: $(BIN)/rolecat
 check: $(BIN)/rolecat
 	$(BIN)/rolecat check
 
+# The plugin checks the catalog before it touches site/: a bad catalog leaves site/ as it was.
+# SOURCE_DATE_EPOCH (the last commit) pins the sitemap's dates, so a build is reproducible.
 site: $(BIN)/rolecat
-	$(BIN)/rolecat check
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)} \
+	  $(BIN)/mkdocs build --strict
 
+# MkDocs 1.6 with click > 8.2.1 does not live-reload unless --livereload is given.
+# DEV_ADDR=127.0.0.1:8001 picks another address; ROLES_CATALOG_DIR another catalog.
+DEV_ADDR ?= 127.0.0.1:8000
 serve: $(BIN)/rolecat
-	$(BIN)/rolecat check
+	$(BIN)/mkdocs serve --livereload --dev-addr $(DEV_ADDR)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check build_tools site_plugins tests bench
