@@ -47,16 +47,17 @@ def duplicate_bundles(catalog: Catalog) -> Iterator[Diagnostic]:
 def duplicate_languages(catalog: Catalog) -> Iterator[Diagnostic]:
     for bundle in catalog.bundles:
         declared = bundle.entry.get("languages")
-        seen: set[Any] = set()
+        seen: set[str] = set()
         for position, language in enumerate(declared if isinstance(declared, list) else []):
+            if not isinstance(language, str):
+                continue  # reported by the schema
             if language in seen:
                 yield catalog.index.diagnostic(
                     (*bundle.pointer, "languages", position),
                     f'bundle "{bundle.id}": language "{language}" is listed twice',
                     "duplicate-language",
                 )
-            if isinstance(language, str):
-                seen.add(language)
+            seen.add(language)
 
 
 def localized_names(catalog: Catalog) -> Iterator[Diagnostic]:
