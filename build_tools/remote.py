@@ -158,7 +158,9 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
             raise _timed_out(url, timeout, received)
         if declared is not None and received < declared:
             raise FetchError(
-                url, f"connection closed after {received:,} of {declared:,} declared bytes"
+                url,
+                "connection closed before the whole body arrived "
+                f"({received:,} of {declared:,} declared bytes)",
             )
         return Fetched(url, b"".join(chunks), response.getheader("Content-Type") or "")
     except FetchError:

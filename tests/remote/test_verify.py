@@ -425,3 +425,18 @@ def test_catalog_must_be_a_directory(tmp_path: Path) -> None:
     result = run("verify", "http://127.0.0.1:1", "--catalog", str(tmp_path / "nope"))
     assert result.code == 2
     assert "catalog directory not found" in result.err
+
+
+def test_a_body_shorter_than_its_content_length_is_refused(
+    scripted_host: StartHost, files: dict[str, bytes]
+) -> None:
+    host = scripted_host(files)
+    host.answers["index.json"] = lambda h: send(
+        h, files["index.json"][:100], headers={"Content-Length": "5000"}, length=False
+    )
+    result = run("verify", host.url)
+    assert result.code == 1
+    assert result.lines == [
+        f"{host.url}/index.json: connection closed before the whole body arrived (100 of "
+        "5,000 declared bytes)"
+    ]
