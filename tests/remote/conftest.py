@@ -12,6 +12,7 @@ import io
 import json
 import re
 import shutil
+import ssl
 import subprocess
 import sys
 import threading
@@ -164,13 +165,22 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # a dripping handler must not hold up the end of a test
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients that hang up or refuse a certificate are what these tests are about
+
 
 @pytest.fixture
 def scripted_host() -> Iterator[Callable[..., ScriptedHost]]:
     """An in-process HTTP host on 127.0.0.1 port 0 serving ``files`` with scripted faults."""
     servers: list[_Server] = []
 
-    def start(files: dict[str, bytes], *, prefix: str = "", http11: bool = False) -> ScriptedHost:
+    def start(
+        files: dict[str, bytes],
+        *,
+        prefix: str = "",
+        http11: bool = False,
+        tls: ssl.SSLContext | None = None,
+    ) -> ScriptedHost:
         host = ScriptedHost(dict(files), prefix=prefix)
 
         class Handler(BaseHTTPRequestHandler):
@@ -183,9 +193,12 @@ def scripted_host() -> Iterator[Callable[..., ScriptedHost]]:
                 pass  # keep test output clean
 
         server = _Server(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            server.socket = tls.wrap_socket(server.socket, server_side=True)
         servers.append(server)
         threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-        host.url = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+        scheme = "https" if tls is not None else "http"
+        host.url = f"{scheme}://127.0.0.1:{server.server_address[1]}{prefix}"
         return host
 
     yield start
@@ -207,3 +220,32 @@ def drip(data: bytes, every: float) -> Callable[[BaseHTTPRequestHandler], None]:
             time.sleep(every)
 
     return write
+
+
+@pytest.fixture(scope="session")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A self-signed certificate for 127.0.0.1 (key and certificate in one PEM file)."""
+    if shutil.which("openssl") is None:
+        pytest.fail("the https tests need the openssl command")
+    directory = tmp_path_factory.mktemp("tls")
+    pem = directory / "host.pem"
+    subprocess.run(
+        [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+            "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1",
+            "-keyout", str(directory / "key.pem"), "-out", str(directory / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )  # fmt: skip
+    pem.write_bytes((directory / "key.pem").read_bytes() + (directory / "cert.pem").read_bytes())
+    return pem
+
+
+@pytest.fixture
+def server_tls(certificate: Path) -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate)
+    return context

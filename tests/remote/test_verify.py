@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -440,3 +441,46 @@ def test_a_body_shorter_than_its_content_length_is_refused(
         f"{host.url}/index.json: connection closed before the whole body arrived (100 of "
         "5,000 declared bytes)"
     ]
+
+
+# --- https ----------------------------------------------------------------------------------------
+
+
+def test_https_with_a_trusted_certificate_passes(
+    scripted_host: StartHost,
+    files: dict[str, bytes],
+    server_tls: ssl.SSLContext,
+    certificate: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate))  # trusted like a CA for this test
+    host = scripted_host(files, tls=server_tls)
+    result = run("verify", host.url)
+    assert result.code == 0, result.out
+    assert result.lines[0].startswith(f"OK {host.url}: 2 bundles")
+
+
+def test_https_with_an_untrusted_certificate_fails(
+    scripted_host: StartHost, files: dict[str, bytes], server_tls: ssl.SSLContext
+) -> None:
+    host = scripted_host(files, tls=server_tls)
+    result = run("verify", host.url)
+    assert result.code == 1
+    assert result.lines == [f"{host.url}/index.json: TLS error: CERTIFICATE_VERIFY_FAILED"]
+
+
+def test_https_dripping_times_out(
+    scripted_host: StartHost,
+    files: dict[str, bytes],
+    server_tls: ssl.SSLContext,
+    certificate: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate))
+    host = scripted_host(files, tls=server_tls)
+    host.answers["index.json"] = _drip_body
+    started = time.monotonic()
+    result = run("verify", host.url, "--timeout", "0.5")
+    assert time.monotonic() - started < 2
+    assert result.code == 1
+    assert "index.json: timed out after 0.5 s" in result.out
