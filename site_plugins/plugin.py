@@ -58,7 +58,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         result = check_catalog(self.catalog_dir, lock)
         if result.ok and result.catalog is not None:
-            self._settle(config, result.catalog, site_paths.collisions(result.catalog))
+            taken = _handwritten_names(Path(config.docs_dir), config.use_directory_urls)
+            self._settle(config, result.catalog, site_paths.collisions(result.catalog, taken))
         else:
             self._settle(config, None, result.diagnostics)
         if self.catalog is not None and "alternate" not in config.extra:
@@ -181,6 +182,23 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
         return server
+
+
+def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
+    """Top-level names the docs directory will publish (``about.md`` -> ``about``), known before
+    MkDocs cleans the site directory, so a colliding id fails the build with the site untouched."""
+    if not docs_dir.is_dir():
+        return []
+    names = []
+    for entry in sorted(docs_dir.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file() and entry.suffix == ".md" and use_directory_urls:
+            if entry.stem not in ("index", "README"):
+                names.append(entry.stem)
+        else:
+            names.append(entry.name)
+    return names
 
 
 def _shown(path: Path) -> str:

@@ -1,0 +1,169 @@
+"""Build real sites with the real mkdocs.yml, from any catalog, into a temporary directory.
+
+Shared by the site-build tests and the browser tests. Each build is a ``mkdocs`` subprocess, as a
+user runs it: MkDocs keeps plugin instances across builds in one process, and the exit code and
+log lines are part of what is tested.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from build_tools.check import update_lock
+
+REPO = Path(__file__).resolve().parents[2]
+OUR_CATALOG = REPO / "catalog"
+FIXTURES = REPO.parent / "shared" / "fixtures"
+UPSTREAM = FIXTURES / "upstream-catalog-json"
+# Fixed, so two builds on either side of midnight still match (the sitemap carries dates).
+SOURCE_DATE_EPOCH = "1700000000"
+
+
+@dataclass
+class Build:
+    returncode: int
+    output: str
+    site: Path
+
+
+def site_env(catalog: Path, site_url: str | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        ROLES_CATALOG_DIR=str(catalog),
+        ROLES_CATALOG_SITE_URL=site_url or "",
+        NO_MKDOCS_2_WARNING="1",
+        SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
+    )
+    return env
+
+
+def build(
+    catalog: Path, site: Path, *, site_url: str | None = None, engine: str | None = None
+) -> Build:
+    """``mkdocs build`` (or another engine's executable) of our mkdocs.yml into ``site``."""
+    command = [engine] if engine else [sys.executable, "-m", "mkdocs"]
+    result = subprocess.run(
+        [*command, "build", "--strict", "-f", str(REPO / "mkdocs.yml"), "-d", str(site)],
+        env=site_env(catalog, site_url),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return Build(result.returncode, result.stdout + result.stderr, site)
+
+
+def copy_catalog(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    return target
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+PAYLOADS = [
+    "<script>window.__pwned = 1</script>",
+    '<img src=x onerror="window.__pwned = 2">',
+    "{{ 7*7 }}",
+    "{% raw %}",
+    "{% endraw %}",
+    "{# comment #}",
+    "```",
+    "</code></pre><script>window.__pwned = 3</script>",
+    "</script><script>window.__pwned = 4</script>",
+    "<!-- open comment",
+    "[link](javascript:window.__pwned=5)",
+    '<a href="javascript:window.__pwned=6">x</a>',
+    '&amp; &lt;b&gt; data-search-exclude="x"',
+    "**bold** _em_ # heading",
+]
+PAYLOAD = " ".join(PAYLOADS)
+# A leading newline and a carriage return: a <pre>'s text would lose both; the copy must not.
+PAYLOAD_INSTRUCTIONS = "\nquokka " + "\n".join(PAYLOADS) + "\r\nend\n"
+
+
+def payload_role(slug: str, language: str) -> dict[str, Any]:
+    return {
+        "slug": slug,
+        "emoji": "<b>",
+        "name": f"{slug} {PAYLOAD}",
+        "description": PAYLOAD,
+        "instructions": PAYLOAD_INSTRUCTIONS + language,
+        "autoStart": True,
+        "launchMessage": PAYLOAD,
+        "modelConfig": {"driver": PAYLOAD, "chatModel": "{{ 7*7 }}"},
+    }
+
+
+def write_catalog(root: Path, bundles: dict[str, list[str]]) -> Path:
+    """A small valid catalog: each bundle id with its languages and two plain roles."""
+    index = []
+    for bundle_id, languages in bundles.items():
+        slugs = [f"{bundle_id}-first", f"{bundle_id}-second"]
+        index.append(
+            {
+                "id": bundle_id,
+                "name": {lang: f"{bundle_id} ({lang})" for lang in languages},
+                "description": {lang: f"About {bundle_id}." for lang in languages},
+                "languages": languages,
+                "roles": [{"slug": slug, "version": 1} for slug in slugs],
+            }
+        )
+        for language in languages:
+            write_json(
+                root / "bundles" / bundle_id / f"{language}.json",
+                {
+                    "schemaVersion": 1,
+                    "language": language,
+                    "roles": [
+                        {"slug": slug, "name": f"{slug} {language}", "instructions": f"Be {slug}."}
+                        for slug in slugs
+                    ],
+                },
+            )
+    write_json(root / "index.json", {"schemaVersion": 1, "bundles": index})
+    update = update_lock(root)
+    assert not update.diagnostics, update.diagnostics
+    return root
+
+
+def write_payload_catalog(root: Path) -> Path:
+    """A valid catalog whose every text field is markup, Markdown or template syntax."""
+    languages = ["en", "ru"]
+    write_json(
+        root / "index.json",
+        {
+            "schemaVersion": 1,
+            "bundles": [
+                {
+                    "id": "payload",
+                    "name": {lang: f"Bundle {PAYLOAD}" for lang in languages},
+                    "description": {lang: PAYLOAD for lang in languages},
+                    "languages": languages,
+                    "roles": [{"slug": "injector", "version": 1}, {"slug": "index", "version": 2}],
+                }
+            ],
+        },
+    )
+    for language in languages:
+        write_json(
+            root / "bundles" / "payload" / f"{language}.json",
+            {
+                "schemaVersion": 1,
+                "language": language,
+                "roles": [payload_role("injector", language), payload_role("index", language)],
+            },
+        )
+    update = update_lock(root)
+    assert not update.diagnostics, update.diagnostics
+    return root

@@ -1,0 +1,310 @@
+"""Real sites built from real catalogs: raw tree, pages, escaping, links, reproducibility."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from markupsafe import escape
+
+from build_tools.catalog import load_catalog
+from build_tools.check import check_catalog
+from build_tools.schema import schema_text
+from tests.site.conftest import SITE_URL
+from tests.site.helpers import (
+    OUR_CATALOG,
+    PAYLOAD,
+    PAYLOAD_INSTRUCTIONS,
+    PAYLOADS,
+    UPSTREAM,
+    Build,
+    build,
+    copy_catalog,
+    write_catalog,
+)
+
+
+class Elements(HTMLParser):
+    """Collects every tag with its attributes, and the text inside chosen elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.texts: dict[str, str] = {}
+        self._capture: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        self.tags.append((tag, found))
+        key = found.get("id") or found.get("class") or ""
+        if tag in ("script", "pre") and key in ("rolecat-instructions",):
+            self._capture.append(f"{tag}#{key}")
+            self.texts[f"{tag}#{key}"] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._capture and self._capture[-1].startswith(f"{tag}#"):
+            self._capture.pop()
+
+    def handle_data(self, data: str) -> None:
+        for key in self._capture:
+            self.texts[key] += data
+
+
+def parse(path: Path) -> Elements:
+    parser = Elements()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def expected_pages(catalog_dir: Path) -> list[str]:
+    catalog, _ = load_catalog(catalog_dir)
+    assert catalog is not None
+    pages = ["index.html"]
+    for bundle in catalog.bundles:
+        for lang in bundle.languages:
+            pages += [f"{lang}/index.html", f"{lang}/{bundle.id}/index.html"]
+            pages += [f"{lang}/{bundle.id}/{slug}/index.html" for _p, slug, _v in bundle.roles]
+    return pages
+
+
+@pytest.mark.parametrize("which", ["our_site", "upstream_site"])
+def test_raw_tree_is_byte_identical_and_never_the_lock(
+    which: str, request: pytest.FixtureRequest
+) -> None:
+    site: Build = request.getfixturevalue(which)
+    source = OUR_CATALOG if which == "our_site" else UPSTREAM
+    assert "WARNING" not in site.output and "ERROR" not in site.output, site.output
+    published = sorted(p.relative_to(site.site).as_posix() for p in site.site.rglob("*.json"))
+    sources = sorted(
+        p.relative_to(source).as_posix()
+        for p in source.rglob("*.json")
+        if p.name != "content-hashes.json"
+    )
+    expected = sorted(
+        [
+            *sources,
+            "schema/index.schema.json",
+            "schema/bundle.schema.json",
+            "search/search_index.json",
+        ]
+    )
+    assert published == expected
+    for relpath in sources:
+        assert (site.site / relpath).read_bytes() == (source / relpath).read_bytes(), relpath
+    assert (site.site / "schema/index.schema.json").read_bytes() == schema_text("index")
+    assert (site.site / "schema/bundle.schema.json").read_bytes() == schema_text("bundle")
+    assert not list(site.site.rglob("content-hashes*"))
+
+
+@pytest.mark.parametrize("which", ["our_site", "upstream_site"])
+def test_every_page_is_generated(which: str, request: pytest.FixtureRequest) -> None:
+    site: Build = request.getfixturevalue(which)
+    source = OUR_CATALOG if which == "our_site" else UPSTREAM
+    for page in expected_pages(source):
+        assert (site.site / page).is_file(), page
+
+
+def test_role_page_shows_the_role(our_site: Build) -> None:
+    catalog = check_catalog(OUR_CATALOG).catalog
+    assert catalog is not None
+    bundle = catalog.bundles[0]
+    for lang in bundle.languages:
+        for _pointer, slug, version in bundle.roles:
+            found = bundle.files[lang].role(slug)
+            assert found is not None
+            role = found[1]
+            page = our_site.site / lang / bundle.id / slug / "index.html"
+            text = page.read_text(encoding="utf-8")
+            parsed = parse(page)
+            assert json.loads(parsed.texts["script#rolecat-instructions"]) == role["instructions"]
+            assert parsed.texts["pre#rolecat-instructions"] == role["instructions"]
+            assert html.escape(role["name"], quote=False) in text
+            assert role["emoji"] in text
+            assert f'<td class="rolecat-version">{version}</td>' in text
+            assert f'href="../../../bundles/{bundle.id}/{lang}.json"' in text
+            # The language switcher and the in-page links lead to the same role.
+            for other in bundle.languages:
+                if other != lang:
+                    assert f'href="../../../{other}/{bundle.id}/{slug}/" hreflang="{other}"' in text
+
+
+def test_labels_follow_the_page_language(our_site: Build) -> None:
+    ru = (our_site.site / "ru/engineering/code-reviewer/index.html").read_text(encoding="utf-8")
+    en = (our_site.site / "en/engineering/code-reviewer/index.html").read_text(encoding="utf-8")
+    assert "Скопировать инструкции" in ru and "Инструкции" in ru
+    assert "Copy instructions" in en and "Скопировать" not in en
+
+
+def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
+    page = our_site.site / "en/engineering/code-reviewer/index.html"
+    text = page.read_text(encoding="utf-8")
+    sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
+    here = "https://host.test/en/engineering/code-reviewer/"
+    targets = {urlsplit(urljoin(here, h)).path for h in re.findall(r'href="([^"]+)"', sidebar)}
+    assert {"/", "/en/", "/ru/", "/en/engineering/", "/ru/writing/", "/about/"} <= targets
+    assert [t for t in targets if t.strip("/").count("/") > 1] == []
+    assert "Code Reviewer" not in sidebar and "Translator" not in sidebar
+
+
+def test_home_gives_the_server_url_and_links_to_raw_files(our_site: Build) -> None:
+    text = (our_site.site / "index.html").read_text(encoding="utf-8")
+    assert f"AI_AGENT_ROLES_CATALOG_URL={SITE_URL.rstrip('/')}</code>" in text
+    for link in ("index.json", "bundles/engineering/ru.json", "schema/bundle.schema.json"):
+        assert f'href="{link}"' in text
+
+
+def test_home_notes_an_unset_site_url(upstream_site: Build) -> None:
+    text = (upstream_site.site / "index.html").read_text(encoding="utf-8")
+    assert "AI_AGENT_ROLES_CATALOG_URL=" not in text
+    assert "site_url is not set" in text
+
+
+def test_search_covers_russian_and_english_instructions(our_site: Build) -> None:
+    index = json.loads((our_site.site / "search/search_index.json").read_text(encoding="utf-8"))
+    assert set(index["config"]["lang"]) == {"en", "ru"}
+    texts = " ".join(doc["text"] for doc in index["docs"])
+    assert "off-by-one mistakes" in texts and "ошибки на единицу" in texts
+
+
+def test_nothing_is_loaded_from_third_party_hosts(our_site: Build) -> None:
+    for page in our_site.site.rglob("*.html"):
+        for tag, attrs in parse(page).tags:
+            for name in ("src", "href"):
+                value = attrs.get(name) or ""
+                if value.startswith(("http:", "https:", "//")) and (
+                    tag != "a" and not (tag == "link" and attrs.get("rel") == "canonical")
+                ):
+                    pytest.fail(f"{page}: <{tag} {name}={value}> loads from another host")
+        assert "fonts.googleapis" not in page.read_text(encoding="utf-8")
+
+
+def test_links_resolve_under_a_sub_path(our_site: Build) -> None:
+    """Every relative link of every page lands on a file of the site, wherever it is deployed."""
+    base = "https://host.test/some/sub/path/"
+    files = {p.relative_to(our_site.site).as_posix() for p in our_site.site.rglob("*")}
+    for page in our_site.site.rglob("*.html"):
+        if page.name == "404.html":
+            continue  # MkDocs links the 404 page absolutely from site_url: it answers any path.
+        here = urljoin(base, page.relative_to(our_site.site).as_posix())
+        for tag, attrs in parse(page).tags:
+            link = attrs.get("href") if tag in ("a", "link") else attrs.get("src")
+            if not link or link.startswith(("#", "http:", "https:", "mailto:", "data:")):
+                continue
+            assert not link.startswith("/"), f"{page}: absolute link {link}"
+            target = urlsplit(urljoin(here, link)).path
+            assert target.startswith("/some/sub/path/"), f"{page}: {link} leaves the sub-path"
+            relpath = target.removeprefix("/some/sub/path/")
+            assert (
+                relpath == "" or relpath.rstrip("/") in files or f"{relpath}index.html" in files
+            ), f"{page}: {link} -> {relpath} is not in the site"
+
+
+def test_payloads_show_as_text(payload_site: Build) -> None:
+    pages = list(payload_site.site.rglob("*.html"))
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for bad in ("<script>window.__pwned", "<img src=x", 'onerror="', 'href="javascript:', "49"):
+            assert bad not in text, f"{page}: {bad!r} made it into the HTML"
+    for lang in ("en", "ru"):
+        page = payload_site.site / lang / "payload" / "injector" / "index.html"
+        text = page.read_text(encoding="utf-8")
+        parsed = parse(page)
+        expected = PAYLOAD_INSTRUCTIONS + lang
+        assert json.loads(parsed.texts["script#rolecat-instructions"]) == expected
+        # HTML turns a carriage return into a newline: that is why the copy button reads the JSON.
+        assert parsed.texts["pre#rolecat-instructions"] == expected.replace("\r\n", "\n")
+        assert str(escape(PAYLOAD)) in text
+        for payload in PAYLOADS:
+            assert str(escape(payload)) in text
+    # A role with the slug "index" gets its own page, not its bundle's.
+    assert (payload_site.site / "en/payload/index/index.html").is_file()
+    bundle_page = (payload_site.site / "en/payload/index.html").read_text(encoding="utf-8")
+    assert "rolecat-bundle" in bundle_page
+    index = json.loads((payload_site.site / "search/search_index.json").read_text("utf-8"))
+    for doc in index["docs"]:
+        assert "<script>" not in doc["title"] and "<img" not in doc["title"]
+
+
+def test_two_builds_are_identical(upstream_site: Build, tmp_path: Path) -> None:
+    again = build(UPSTREAM, tmp_path / "site")
+    assert again.returncode == 0, again.output
+
+    def tree(root: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
+        }
+
+    first, second = tree(upstream_site.site), tree(again.site)
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
+
+
+def test_a_bad_catalog_fails_the_build_and_leaves_the_site_alone(
+    our_site: Build, tmp_path: Path
+) -> None:
+    catalog = copy_catalog(UPSTREAM, tmp_path / "catalog")
+    bundle = next((catalog / "bundles").iterdir())
+    ru = bundle / "ru.json"
+    ru.write_text(ru.read_text("utf-8").replace('"autoStart": true', '"autoStart": "yes"', 1))
+    site = tmp_path / "site"
+    first = build(UPSTREAM, site)
+    assert first.returncode == 0, first.output
+    before = _snapshot(site)
+    failed = build(catalog, site)
+    assert failed.returncode == 1
+    expected = [str(d) for d in check_catalog(catalog).diagnostics]
+    assert expected
+    lines = failed.output.splitlines()
+    for line in expected:
+        assert line in lines, failed.output
+    assert "Traceback" not in failed.output
+    assert "Cleaning site directory" not in failed.output
+    assert _snapshot(site) == before
+
+
+def test_a_stale_lock_fails_the_build(tmp_path: Path) -> None:
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    en = catalog / "bundles/writing/en.json"
+    en.write_text(en.read_text("utf-8").replace("You are", "You were", 1), encoding="utf-8")
+    failed = build(catalog, tmp_path / "site")
+    assert failed.returncode == 1
+    assert "bump it in index.json" in failed.output
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize(
+    ("bundles", "message"),
+    [
+        ({"team": ["en", "search"]}, 'bundle "team": language "search" is reserved on the site'),
+        ({"assets": ["en"]}, 'bundle id "assets" is reserved on the site'),
+        ({"team": ["bundles"]}, 'language "bundles" is reserved on the site'),
+        ({"team": ["en"], "schema": ["en"]}, 'bundle id "schema" is reserved on the site'),
+        # A hand-written page (docs/about.md) takes /about/ too.
+        ({"team": ["en", "about"]}, 'language "about" is reserved on the site'),
+    ],
+)
+def test_ids_that_would_collide_are_refused(
+    tmp_path: Path, bundles: dict[str, list[str]], message: str
+) -> None:
+    catalog = write_catalog(tmp_path / "catalog", bundles)
+    failed = build(catalog, tmp_path / "site")
+    assert failed.returncode == 1
+    assert re.search(rf"^index\.json:\d+:\d+: .*{re.escape(message)}", failed.output, re.M), (
+        failed.output
+    )
+    assert "Traceback" not in failed.output
+    assert "Cleaning site directory" not in failed.output
+    assert not (tmp_path / "site").exists()
