@@ -7,11 +7,18 @@ log lines are part of what is tested.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,3 +174,84 @@ def write_payload_catalog(root: Path) -> Path:
     update = update_lock(root)
     assert not update.diagnostics, update.diagnostics
     return root
+
+
+def free_port() -> int:
+    """A port free right now on loopback (``mkdocs serve`` cannot report the one it got for 0)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Served:
+    """A running ``mkdocs serve`` (or ``make serve``), with its log read as it comes."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str) -> None:
+        self.process = process
+        self.url = url
+        self.lines: list[str] = []
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def wait_for(self, text: str, timeout: float = 120) -> str:
+        """Block until a log line contains ``text``; fail if the server exits or time runs out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {text!r} in the log:\n" + "\n".join(self.lines)) from None
+            if line is None:
+                raise AssertionError("the server exited:\n" + "\n".join(self.lines))
+            self.lines.append(line)
+            if text in line:
+                return line
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            # Its own process group: `make serve` runs mkdocs as a child, which must stop too.
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._reader.join(timeout=20)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@contextlib.contextmanager
+def serve(catalog: Path, *, make: bool = False) -> Iterator[Served]:
+    """``mkdocs serve --livereload`` (or ``make serve``) of ``catalog`` on a free loopback port."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    if make:
+        command = ["make", "--no-print-directory", "serve", f"DEV_ADDR={address}"]
+    else:
+        command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr", address]
+        command += ["-f", str(REPO / "mkdocs.yml")]
+    process = subprocess.Popen(
+        command,
+        cwd=REPO,
+        env=site_env(catalog),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    served = Served(process, f"http://{address}/")
+    try:
+        served.wait_for("Serving on")
+        yield served
+    finally:
+        served.stop()
