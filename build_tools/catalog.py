@@ -7,20 +7,31 @@ and report each problem once.
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from build_tools import schema
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.sources import Document, SourceError, parse_json
+from build_tools.sources import Document, SourceError, decode_utf8, parse_json
+from build_tools.yamlsource import parse_yaml
 
 ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
 """Bundle ids, languages and slugs: the server refuses to build a URL from anything else."""
 
 INDEX = "index.json"
+"""The index's name on the wire (its source may be ``index.yaml`` or ``index.yml``)."""
 BUNDLES_DIR = "bundles"
+
+SOURCE_FORMATS: dict[str, Callable[[str, bytes], Document]] = {
+    ".json": parse_json,
+    ".yaml": parse_yaml,
+    ".yml": parse_yaml,
+}
+"""A source file's extension and its reader; each file exists in exactly one of them."""
 
 
 class CatalogSource(Protocol):
@@ -31,6 +42,12 @@ class CatalogSource(Protocol):
 
     def listing(self) -> list[str] | None:
         """Every file under ``bundles/``, catalog-relative; ``None`` where it cannot be known."""
+
+    def read_inside(self, relpath: str) -> bytes | None:
+        """An instruction file's bytes; ``None`` where instruction files are not supported.
+
+        Raises ``PermissionError`` when the path resolves outside the catalog (a symlink).
+        """
 
 
 @dataclass(frozen=True)
@@ -44,6 +61,12 @@ class DirectorySource:
             return (self.root / relpath).read_bytes()
         except FileNotFoundError:
             return None
+
+    def read_inside(self, relpath: str) -> bytes | None:
+        path = self.root / relpath
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise PermissionError(relpath)
+        return path.read_bytes()
 
     def listing(self) -> list[str] | None:
         bundles = self.root / BUNDLES_DIR
@@ -127,7 +150,16 @@ class Catalog:
     bundles: list[Bundle]
 
     def file_path(self, bundle_id: str, language: str) -> str:
-        return f"{BUNDLES_DIR}/{bundle_id}/{language}.json"
+        """The source path of a bundle file (JSON, or YAML where that is what was found)."""
+        for bundle in self.bundles:
+            if bundle.id == bundle_id and language in bundle.files:
+                return bundle.files[language].path
+        return wire_path(bundle_id, language)
+
+
+def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
+    """Where the server fetches a bundle file, relative to the base URL."""
+    return f"{BUNDLES_DIR}/{bundle_id}/{language}{extension}"
 
 
 def relative(root: Path, path: Path) -> str:
@@ -139,27 +171,125 @@ def relative(root: Path, path: Path) -> str:
 
 
 def read_document(
-    source: CatalogSource, relpath: str, kind: schema.Kind
+    source: CatalogSource, stem: str, kind: schema.Kind
 ) -> tuple[Document | None, list[Diagnostic]]:
-    """Parse one file and check its shape. A missing file gives ``(None, [])``."""
-    try:
-        raw = source.read(relpath)
-    except OSError as error:
-        return None, [Diagnostic(relpath, 0, 0, f"cannot read: {error.strerror}", "unreadable")]
-    if raw is None:
+    """Find ``stem`` in one of the formats, parse it, inline its instruction files, check its shape.
+
+    A missing file gives ``(None, [])``.
+    """
+    found: list[tuple[str, bytes]] = []
+    for extension in SOURCE_FORMATS:
+        relpath = stem + extension
+        try:
+            raw = source.read(relpath)
+        except OSError as error:
+            return None, [Diagnostic(relpath, 0, 0, f"cannot read: {error.strerror}", "unreadable")]
+        if raw is not None:
+            found.append((relpath, raw))
+    if not found:
         return None, []
+    relpath, raw = found[0]
+    if len(found) > 1:
+        others = " and ".join(path for path, _ in found)
+        return None, [
+            Diagnostic(
+                found[1][0],
+                0,
+                0,
+                f"{others} both exist: keep the catalog in one format per file (rolecat convert)",
+                "format-conflict",
+            )
+        ]
     try:
-        document = parse_json(relpath, raw)
+        document = SOURCE_FORMATS[relpath[relpath.rindex(".") :]](relpath, raw)
     except SourceError as error:
         return None, error.diagnostics
-    return document, schema.validate(kind, document)
+    problems = _inline_instruction_files(source, document) if kind == "bundle" else []
+    return document, problems + schema.validate(kind, document)
+
+
+INSTRUCTIONS_FILE = "instructionsFile"
+
+
+def _inline_instruction_files(source: CatalogSource, document: Document) -> list[Diagnostic]:
+    """Replace each role's ``instructionsFile`` by the text it names, as the server will see it."""
+    problems: list[Diagnostic] = []
+    roles = document.data.get("roles")
+    for position, role in enumerate(roles if isinstance(roles, list) else []):
+        if not isinstance(role, dict) or INSTRUCTIONS_FILE not in role:
+            continue
+        slug = role.get("slug")
+        who = f'role "{slug}"' if isinstance(slug, str) else f"role #{position + 1}"
+        if "instructions" in role:
+            problems.append(
+                document.diagnostic(
+                    ("roles", position, "instructions"),
+                    f'{who}: give either "instructions" or "{INSTRUCTIONS_FILE}", not both',
+                    "instructions-twice",
+                )
+            )
+            continue
+        try:
+            resolved = _read_instruction_file(source, document.path, role[INSTRUCTIONS_FILE])
+        except SourceError as error:
+            problems += error.diagnostics
+            continue
+        except ValueError as error:
+            problems.append(
+                document.diagnostic(
+                    ("roles", position, INSTRUCTIONS_FILE), f"{who}: {error}", "instructions-file"
+                )
+            )
+            continue
+        if resolved is None:
+            continue  # this source has no instruction files; the schema reports the field
+        relpath, text = resolved
+        document.data["roles"][position] = {
+            ("instructions" if key == INSTRUCTIONS_FILE else key): value
+            for key, value in {**role, INSTRUCTIONS_FILE: text}.items()
+        }
+        document.inlined[relpath] = position
+    return problems
+
+
+def _read_instruction_file(
+    source: CatalogSource, naming_file: str, name: object
+) -> tuple[str, str] | None:
+    """(catalog-relative path, text) of an instruction file; ``ValueError`` says what is wrong.
+
+    The path is relative to the file naming it and must stay inside the catalog; one final newline
+    is dropped, as editors add it.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f'"{INSTRUCTIONS_FILE}" must be a relative path to a text file')
+    if name.startswith("/") or "\\" in name or re.match(r"^[A-Za-z]:", name):
+        raise ValueError(f'"{INSTRUCTIONS_FILE}" "{name}" must be a relative path with "/"')
+    relpath = posixpath.normpath(posixpath.join(posixpath.dirname(naming_file), name))
+    if relpath == ".." or relpath.startswith("../"):
+        raise ValueError(f'"{INSTRUCTIONS_FILE}" "{name}" leaves the catalog directory')
+    try:
+        raw = source.read_inside(relpath)
+    except FileNotFoundError:
+        raise ValueError(f'instructions file "{relpath}" does not exist') from None
+    except PermissionError:
+        raise ValueError(
+            f'instructions file "{relpath}" resolves outside the catalog directory (a symlink?)'
+        ) from None
+    except OSError as error:
+        raise ValueError(f'cannot read instructions file "{relpath}": {error.strerror}') from None
+    if raw is None:
+        return None
+    text = decode_utf8(relpath, raw).removesuffix("\n")
+    if not text.strip():
+        raise ValueError(f'instructions file "{relpath}" is empty')
+    return relpath, text
 
 
 def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Diagnostic]]:
     """Read the index and every declared bundle file; ``None`` when there is no usable index."""
     if isinstance(source, Path):
         source = DirectorySource(source)
-    index, diagnostics = read_document(source, INDEX, "index")
+    index, diagnostics = read_document(source, "index", "index")
     if index is None:
         if not diagnostics:
             diagnostics = [
@@ -167,7 +297,7 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
                     INDEX,
                     0,
                     0,
-                    "missing: a catalog needs an index.json at its root",
+                    "missing: a catalog needs an index.json (or index.yaml) at its root",
                     "missing-file",
                 )
             ]
@@ -184,8 +314,8 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
         bundle = Bundle(bundle_id, ("bundles", position), entry)
         catalog.bundles.append(bundle)
         for language in bundle.languages:
-            relpath = catalog.file_path(bundle_id, language)
-            document, found = read_document(source, relpath, "bundle")
+            stem = f"{BUNDLES_DIR}/{bundle_id}/{language}"
+            document, found = read_document(source, stem, "bundle")
             diagnostics += found
             if document is not None and not found:
                 bundle.files[language] = BundleFile(bundle_id, language, document)
@@ -194,11 +324,11 @@ def load_catalog(source: CatalogSource | Path) -> tuple[Catalog | None, list[Dia
                 where = index.position(declared)
                 diagnostics.append(
                     Diagnostic(
-                        relpath,
+                        wire_path(bundle_id, language),
                         0,
                         0,
                         f'missing: bundle "{bundle_id}" declares language "{language}" '
-                        f"({INDEX}:{where.line}:{where.col})",
+                        f"({index.path}:{where.line}:{where.col})",
                         "missing-file",
                     )
                 )
@@ -218,19 +348,20 @@ def _undeclared_files(catalog: Catalog) -> list[Diagnostic]:
     declared = {b.id: b for b in catalog.bundles}
     for relpath in catalog.source.listing() or []:
         parts = relpath.split("/")
-        if len(parts) != 3 or not parts[2].endswith(".json"):
+        stem, extension = posixpath.splitext(relpath)
+        if len(parts) != 3 or extension not in SOURCE_FORMATS:
             continue
-        bundle_id, language = parts[1], parts[2].removesuffix(".json")
+        bundle_id, language = parts[1], posixpath.basename(stem)
         bundle = declared.get(bundle_id)
         if bundle is None:
             message = (
-                f'bundle "{bundle_id}" is not declared in {INDEX}; add it to "bundles" or remove '
-                "the file"
+                f'bundle "{bundle_id}" is not declared in {catalog.index.path}; add it to '
+                '"bundles" or remove the file'
             )
         elif language not in bundle.languages:
             message = (
-                f'language "{language}" is not declared for bundle "{bundle_id}" in {INDEX}; add '
-                'it to its "languages" or remove the file'
+                f'language "{language}" is not declared for bundle "{bundle_id}" in '
+                f'{catalog.index.path}; add it to its "languages" or remove the file'
             )
         else:
             continue

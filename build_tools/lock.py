@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from build_tools import schema
-from build_tools.catalog import INDEX, Catalog, relative
+from build_tools.catalog import Catalog, relative
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.sources import Document, SourceError, parse_json
 
@@ -162,7 +162,7 @@ def diagnose(catalog: Catalog, lock: Lock, change: Change) -> Diagnostic:
         message = (
             f'role "{slug}" changed since {lock.path} recorded it at version '
             f"{_show(old.version)}, but its version is still {_show(new.version)}: bump it in "
-            f"{INDEX} above {_show(old.version)}, then run `{REFRESH}`"
+            f"{catalog.index.path} above {_show(old.version)}, then run `{REFRESH}`"
         )
         rule = "lock-not-bumped"
     elif change.state == "bumped":

@@ -252,7 +252,12 @@ class RemoteSource:
     def url(self, relpath: str) -> str:
         return f"{self.base}/{relpath}"
 
+    def read_inside(self, relpath: str) -> bytes | None:
+        return None  # published files carry their instructions inline
+
     def read(self, relpath: str) -> bytes | None:
+        if not relpath.endswith(".json"):
+            return None  # the server reads the JSON generation of the wire format
         if relpath in self.fetched:
             return self.fetched[relpath].body
         if relpath in self.failures:

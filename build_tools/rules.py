@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from build_tools.catalog import INDEX, Bundle, Catalog
+from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.sources import Document
 
@@ -133,8 +133,8 @@ def roles_match_index(catalog: Catalog) -> Iterator[Diagnostic]:
                 elif slug not in listed:
                     yield document.diagnostic(
                         ("roles", position, "slug"),
-                        f'role "{slug}" is not listed in bundle "{bundle.id}" "roles" of {INDEX}; '
-                        "add it there with a version, or remove it here",
+                        f'role "{slug}" is not listed in bundle "{bundle.id}" "roles" of '
+                        f"{catalog.index.path}; add it there with a version, or remove it here",
                         "extra-role",
                     )
                 seen.add(slug)
@@ -142,8 +142,9 @@ def roles_match_index(catalog: Catalog) -> Iterator[Diagnostic]:
                 if slug not in seen:
                     yield document.diagnostic(
                         ("roles",),
-                        f'role "{slug}" is missing: bundle "{bundle.id}" lists it in {INDEX} '
-                        f"({_at(catalog.index, (*pointer, 'slug'))}) but this file has no role "
+                        f'role "{slug}" is missing: bundle "{bundle.id}" lists it in '
+                        f"{catalog.index.path} ({_at(catalog.index, (*pointer, 'slug'))}) but this "
+                        "file has no role "
                         "with that slug",
                         "missing-role",
                     )

@@ -44,6 +44,10 @@ class Document:
     data: Any
     _value_position: Callable[[Pointer], Position | None]
     _key_position: Callable[[Pointer], Position | None]
+    raw: bytes = b""
+    """The bytes the file was parsed from: published as they are when ``inlined`` is empty."""
+    inlined: dict[str, int] = field(default_factory=dict)
+    """Instruction files inlined into ``data``: catalog-relative path -> index in ``roles``."""
 
     def position(self, pointer: Pointer) -> Position:
         """Where the value at ``pointer`` starts; its nearest located ancestor when unknown."""
@@ -222,7 +226,7 @@ def parse_json(path: str, raw: bytes) -> Document:
         offset = walk.keys.get(pointer)
         return None if offset is None else lines.position(offset)
 
-    return Document(path, data, value_position, key_position)
+    return Document(path, data, value_position, key_position, raw)
 
 
 def _astuple(position: Position) -> tuple[int, int]:

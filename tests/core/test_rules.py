@@ -110,7 +110,7 @@ def test_missing_index(tmp_path: Path) -> None:
     result = run("check", "--catalog", str(tmp_path))
     assert (result.code, result.lines) == (
         1,
-        ["index.json: missing: a catalog needs an index.json at its root"],
+        ["index.json: missing: a catalog needs an index.json (or index.yaml) at its root"],
     )
 
 
