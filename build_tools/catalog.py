@@ -229,18 +229,19 @@ def _inline_instruction_files(source: CatalogSource, document: Document) -> list
                 )
             )
             continue
+        name = role[INSTRUCTIONS_FILE]
         try:
-            resolved = _read_instruction_file(source, document.path, role[INSTRUCTIONS_FILE])
+            resolved = _read_instruction_file(source, document.path, name)
         except SourceError as error:
             problems += error.diagnostics
-            continue
+            resolved = ("", f"({name})")  # a stand-in, so the schema does not report it again
         except ValueError as error:
             problems.append(
                 document.diagnostic(
                     ("roles", position, INSTRUCTIONS_FILE), f"{who}: {error}", "instructions-file"
                 )
             )
-            continue
+            resolved = ("", f"({name})")
         if resolved is None:
             continue  # this source has no instruction files; the schema reports the field
         relpath, text = resolved
@@ -248,7 +249,8 @@ def _inline_instruction_files(source: CatalogSource, document: Document) -> list
             ("instructions" if key == INSTRUCTIONS_FILE else key): value
             for key, value in {**role, INSTRUCTIONS_FILE: text}.items()
         }
-        document.inlined[relpath] = position
+        if relpath:
+            document.inlined[relpath] = position
     return problems
 
 

@@ -1,0 +1,232 @@
+"""YAML sources read as the server's safe YAML 1.2 core-schema parser does; instruction files."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from build_tools.sources import SourceError
+from build_tools.yamlsource import parse_yaml
+from tests.core.conftest import FIXTURES, Catalog, run
+from tests.core.test_rules import value
+
+LOCK = "content-hashes.json"
+
+
+def test_yaml_fixture_passes() -> None:
+    result = run("check", "--catalog", str(FIXTURES / "upstream-catalog-yaml"))
+    assert (result.code, result.out) == (0, "OK\n")
+
+
+def test_yaml_fixture_lock_is_reproduced_byte_for_byte(
+    fixture_copy: Callable[[str], Path],
+) -> None:
+    root = fixture_copy("upstream-catalog-yaml")
+    (root / LOCK).unlink()
+    assert run("check", "--catalog", str(root), "--fix").code == 0
+    assert (root / LOCK).read_bytes() == (FIXTURES / "upstream-catalog-yaml" / LOCK).read_bytes()
+
+
+def test_yaml_and_json_fixtures_hold_the_same_values() -> None:
+    json_root, yaml_root = FIXTURES / "upstream-catalog-json", FIXTURES / "upstream-catalog-yaml"
+    for path in json_root.rglob("*.json"):
+        if path.name == LOCK:
+            continue
+        twin = yaml_root / path.relative_to(json_root).with_suffix(".yaml")
+        as_yaml = parse_yaml(twin.name, twin.read_bytes()).data
+        assert as_yaml == json.loads(path.read_text(encoding="utf-8")), path
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: yes", "yes"),
+        ("a: on", "on"),
+        ("a: No", "No"),
+        ("a: 1_000", "1_000"),
+        ("a: 0b101", "0b101"),
+        ("a: 2001-12-14", "2001-12-14"),
+        ("a: 0777", 777),
+        ("a: 0o17", 15),
+        ("a: 0x1F", 31),
+        ("a: 1e3", 1000.0),
+        ("a: TRUE", True),
+        ("a: ~", None),
+        ("a:", None),
+        ("a: !!str 12", "12"),
+        ("a: &x [1]\nb: *x", [1]),
+    ],
+)
+def test_core_schema_scalars(text: str, value: object) -> None:
+    assert parse_yaml("f.yaml", text.encode()).data["a"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: !!binary aGk=", "f.yaml:1:4: tag !!binary is not allowed here"),
+        ("a: !python/object x", "f.yaml:1:4: tag !python/object is not allowed here"),
+        ("a: !!set {x}", "f.yaml:1:4: tag !!set is not allowed here"),
+        ("a: 1\nb: 2\na: 3", 'f.yaml:3:1: duplicate key "a"'),
+        ("<<: {a: 1}\nb: 2", "f.yaml:1:1: merge keys (<<) are not part of YAML 1.2"),
+        (
+            "%YAML 1.1\n---\na: yes",
+            'f.yaml:1:1: directive "%YAML 1.1" is not allowed: files are read as YAML 1.2 with the '
+            "core schema",
+        ),
+        ("a: .inf", "f.yaml:1:4: .inf is not a finite number; JSON cannot carry it"),
+        ("a: 9007199254740993", "f.yaml:1:4: 9007199254740993 is beyond 2^53 and would be rounded"),
+        ("? [1]\n: x", "f.yaml:1:3: keys must be strings, not an array"),
+        ("a: &a [*a]", "f.yaml:1:4: an alias refers to its own anchor"),
+        ("- 1", "f.yaml:1:1: the top-level value must be a mapping, not an array"),
+        ("", "f.yaml:1:1: the file is empty; it must hold a mapping"),
+        ("a: b\n---\nc: d", "f.yaml:2:1: invalid YAML: but found another document"),
+        (
+            "a:\n  - b\n - c",
+            "f.yaml:3:2: invalid YAML: expected <block end>, but found '<block sequence start>'",
+        ),
+        (
+            'a: "x\\ud800"',
+            "f.yaml:1:4: a string contains a lone surrogate escape (\\uD800-\\uDFFF without its "
+            "pair); it is not valid Unicode",
+        ),
+    ],
+)
+def test_what_the_server_parser_would_refuse_or_read_otherwise(text: str, message: str) -> None:
+    with pytest.raises(SourceError) as caught:
+        parse_yaml("f.yaml", text.encode())
+    assert [str(d) for d in caught.value.diagnostics] == [message]
+
+
+def test_alias_bomb_is_bounded() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    with pytest.raises(SourceError) as caught:
+        parse_yaml("f.yaml", "\n".join(lines).encode())
+    assert "more than 100 alias uses" in str(caught.value)
+
+
+def yaml_catalog(catalog: Catalog) -> Catalog:
+    """The same catalog with its index and one bundle file written as YAML."""
+    catalog.path("index.json").unlink()
+    catalog.path("index.yaml").write_text(_yaml(catalog.index), encoding="utf-8")
+    catalog.path("bundles/beta/en.json").unlink()
+    catalog.path("bundles/beta/en.yaml").write_text(
+        _yaml(catalog.files[("beta", "en")]), encoding="utf-8"
+    )
+    return catalog
+
+
+def _yaml(value: object) -> str:
+    # JSON is YAML 1.2: a flow-style document keeps this helper independent of the code under test.
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_mixed_formats_pass_with_the_same_lock(catalog: Catalog) -> None:
+    yaml_catalog(catalog)
+    assert catalog.check().out == "OK\n"
+
+
+def test_auto_start_yes_is_a_string(catalog: Catalog) -> None:
+    yaml_catalog(catalog)
+    path = catalog.path("bundles/beta/en.yaml")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"autoStart": false', '"autoStart": yes')
+    )
+    result = catalog.check()
+    assert result.code == 1
+    assert result.lines[0].startswith("bundles/beta/en.yaml:")
+    assert result.lines[0].endswith('role "three": "autoStart" must be a boolean, not a string')
+
+
+def test_messages_name_the_yaml_index(catalog: Catalog) -> None:
+    yaml_catalog(catalog)
+    catalog.path("bundles/beta/ru.json").unlink()
+    result = catalog.check()
+    assert result.lines[0].startswith(
+        'bundles/beta/ru.json: missing: bundle "beta" declares language "ru" (index.yaml:'
+    )
+
+
+def test_one_file_in_two_formats_is_an_error(catalog: Catalog) -> None:
+    catalog.path("bundles/alpha/ru.yaml").write_text(
+        _yaml(catalog.files[("alpha", "ru")]), encoding="utf-8"
+    )
+    result = catalog.check()
+    assert (result.code, result.lines) == (
+        1,
+        [
+            "bundles/alpha/ru.yaml: bundles/alpha/ru.json and bundles/alpha/ru.yaml both exist: "
+            "keep the catalog in one format per file (rolecat convert)"
+        ],
+    )
+
+
+def use_file(catalog: Catalog, bundle: str, lang: str, index: int, name: str) -> dict[str, object]:
+    role = catalog.files[(bundle, lang)]["roles"][index]
+    role["instructionsFile"] = name
+    return role.pop("instructions")  # type: ignore[no-any-return]
+
+
+def test_instruction_file_is_inlined_and_hashed_as_text(catalog: Catalog) -> None:
+    text = use_file(catalog, "alpha", "en", 0, "prompts/one.md")
+    catalog.path("bundles/alpha/prompts").mkdir(parents=True)
+    catalog.path("bundles/alpha/prompts/one.md").write_text(f"{text}\n", encoding="utf-8")
+    catalog.write()
+    assert catalog.check().out == "OK\n"  # the lock, written from inline text, still holds
+    catalog.path("bundles/alpha/prompts/one.md").write_text(f"{text} More.\n", encoding="utf-8")
+    assert 'role "one" changed since' in catalog.check().out
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing.md", 'instructions file "bundles/beta/missing.md" does not exist'),
+        ("/etc/passwd", '"instructionsFile" "/etc/passwd" must be a relative path with "/"'),
+        ("../../../x.md", '"instructionsFile" "../../../x.md" leaves the catalog directory'),
+        ("..\\x.md", '"instructionsFile" "..\\x.md" must be a relative path with "/"'),
+        ("", '"instructionsFile" must be a relative path to a text file'),
+    ],
+)
+def test_instruction_file_faults(catalog: Catalog, name: str, message: str) -> None:
+    use_file(catalog, "beta", "ru", 0, name)
+    catalog.write()
+    result = catalog.check()
+    place = value(catalog, "bundles/beta/ru.json", "instructionsFile", json.dumps(name))
+    assert (result.code, result.lines) == (1, [f'{place}: role "three": {message}'])
+
+
+def test_empty_instruction_file(catalog: Catalog) -> None:
+    use_file(catalog, "beta", "ru", 0, "empty.md")
+    catalog.write()
+    catalog.path("bundles/beta/empty.md").write_text("\n", encoding="utf-8")
+    assert (
+        catalog.check()
+        .lines[0]
+        .endswith('role "three": instructions file "bundles/beta/empty.md" is empty')
+    )
+
+
+def test_instruction_file_symlink_outside_is_refused(catalog: Catalog, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("secret", encoding="utf-8")
+    os.symlink(outside, catalog.path("bundles/beta/link.md"))
+    use_file(catalog, "beta", "en", 0, "link.md")
+    catalog.write()
+    result = catalog.check()
+    assert result.code == 1
+    assert (
+        'role "three": instructions file "bundles/beta/link.md" resolves outside the catalog '
+        "directory (a symlink?)" in result.out
+    )
+
+
+def test_instructions_and_file_together(catalog: Catalog) -> None:
+    catalog.files[("beta", "en")]["roles"][0]["instructionsFile"] = "x.md"
+    catalog.write()
+    result = catalog.check()
+    assert 'role "three": give either "instructions" or "instructionsFile", not both' in result.out
