@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from build_tools.check import check_catalog, update_lock
+from build_tools.convert import convert_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import Change
 from build_tools.remote import (
@@ -69,6 +70,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_timeout(check)
     _add_verify(commands)
+    convert = commands.add_parser(
+        "convert",
+        help="rewrite the catalog's sources as YAML or as JSON",
+        description="Rewrite index and bundle files in the other format, losing nothing: "
+        "`rolecat check` passes afterwards with the same lock. Refused while the catalog has "
+        "errors.",
+    )
+    convert.add_argument("--to", choices=["yaml", "json"], required=True, help="the target format")
+    convert.add_argument(
+        "--catalog",
+        type=Path,
+        default=Path("catalog"),
+        metavar="DIR",
+        help="the catalog directory (default: catalog)",
+    )
     return parser
 
 
@@ -249,7 +265,26 @@ def main(
         return int(exit_.code or 0)
     if args.command == "verify":
         return _verify(args, out, err)
+    if args.command == "convert":
+        return _convert(args, out, err)
     return _check(args, out, err)
+
+
+def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    root: Path = args.catalog
+    if not root.is_dir():
+        print(f"rolecat: error: catalog directory not found: {root}", file=err)
+        return EXIT_USAGE
+    conversion = convert_catalog(root, args.to)
+    if conversion.diagnostics:
+        _report(conversion.diagnostics, out)
+        print("rolecat: nothing converted: fix these first", file=err)
+        return EXIT_PROBLEMS
+    for source, target in conversion.renamed:
+        print(f"{source} -> {target}", file=out)
+    if not conversion.renamed:
+        print(f"already {args.to}: nothing to convert", file=out)
+    return EXIT_OK
 
 
 def run() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from build_tools.formats import dump_yaml, parse
 from build_tools.sources import SourceError
 from build_tools.yamlsource import parse_yaml
 from tests.core.conftest import FIXTURES, Catalog, run
@@ -230,3 +231,62 @@ def test_instructions_and_file_together(catalog: Catalog) -> None:
     catalog.write()
     result = catalog.check()
     assert 'role "three": give either "instructions" or "instructionsFile", not both' in result.out
+
+
+@pytest.mark.parametrize("name", ["upstream-catalog-json", "upstream-catalog-yaml"])
+def test_convert_round_trips_with_the_lock_intact(
+    fixture_copy: Callable[[str], Path], name: str
+) -> None:
+    root = fixture_copy(name)
+    before = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    there, back = ("yaml", "json") if name.endswith("json") else ("json", "yaml")
+    converted = run("convert", "--to", there, "--catalog", str(root))
+    assert converted.code == 0
+    assert converted.lines[0] == f"index.{name.rsplit('-', 1)[1]} -> index.{there}"
+    assert run("check", "--catalog", str(root)).out == "OK\n"
+    assert run("convert", "--to", back, "--catalog", str(root)).code == 0
+    assert run("check", "--catalog", str(root)).out == "OK\n"
+    after = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after.keys() == before.keys()
+    assert after[Path(LOCK)] == before[Path(LOCK)]
+    for path, raw in before.items():
+        assert parse(str(path), after[path]) == parse(str(path), raw)
+
+
+def test_convert_keeps_instruction_files(catalog: Catalog) -> None:
+    use_file(catalog, "alpha", "en", 0, "one.md")
+    text = catalog.files[("alpha", "ru")]["roles"][0]["instructions"].replace("ru", "en")
+    catalog.path("bundles/alpha/one.md").write_text(text, encoding="utf-8")
+    catalog.write()
+    assert catalog.check().out == "OK\n"
+    assert run("convert", "--to", "yaml", "--catalog", str(catalog.root)).code == 0
+    assert "instructionsFile: one.md" in catalog.path("bundles/alpha/en.yaml").read_text("utf-8")
+    assert catalog.check().out == "OK\n"
+
+
+def test_convert_refuses_a_broken_catalog(catalog: Catalog) -> None:
+    catalog.files[("alpha", "en")]["roles"][0]["autoStart"] = "yes"
+    catalog.write()
+    result = run("convert", "--to", "yaml", "--catalog", str(catalog.root))
+    assert result.code == 1 and '"autoStart" must be a boolean' in result.out
+    assert not list(catalog.root.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes",
+        "1_000",
+        "0777",
+        " lead\nx",
+        "trail \nx\n",
+        "tab\there\nx",
+        "x\r\ny",
+        "",
+        "null",
+        "- x\n#y",
+    ],
+)
+def test_generated_yaml_reads_back_the_same(text: str) -> None:
+    value = {"a": text, "b": [text, {"c": text}], "n": 2.0, "z": None}
+    assert parse_yaml("g.yaml", dump_yaml(value)).data == value

@@ -1,0 +1,49 @@
+"""``rolecat convert``: rewrite a catalog's sources from JSON to YAML or back, losing nothing.
+
+Values are carried over as parsed, ``instructionsFile`` references included, so the lock holds.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from build_tools.catalog import DirectorySource, load_catalog
+from build_tools.diagnostics import Diagnostic
+from build_tools.formats import EXTENSIONS, Format, dump, parse
+from build_tools.rules import run_rules
+from build_tools.sources import Document
+
+
+@dataclass
+class Conversion:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _in_format(path: str, to: Format) -> bool:
+    extension = posixpath.splitext(path)[1]
+    return extension == EXTENSIONS[to] or (to == "yaml" and extension == ".yml")
+
+
+def convert_catalog(root: Path, to: Format) -> Conversion:
+    """Convert each source not in ``to``; refuse, changing nothing, while the catalog is broken."""
+    catalog, diagnostics = load_catalog(DirectorySource(root))
+    if catalog is not None:
+        diagnostics += run_rules(catalog)
+    if catalog is None or diagnostics:
+        return Conversion(sorted(set(diagnostics)))
+    documents: list[Document] = [catalog.index]
+    documents += [file.document for bundle in catalog.bundles for file in bundle.files.values()]
+    pending = []
+    for document in documents:
+        if _in_format(document.path, to):
+            continue
+        target = posixpath.splitext(document.path)[0] + EXTENSIONS[to]
+        pending.append((document.path, target, dump(parse(document.path, document.raw), to)))
+    for _source, target, content in pending:  # write everything before removing anything
+        (root / target).write_bytes(content)
+    for source, _target, _content in pending:
+        (root / source).unlink()
+    return Conversion(renamed=[(source, target) for source, target, _ in pending])
