@@ -25,7 +25,6 @@ from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
 from site_plugins import pages
 from site_plugins.config import RolesCatalogConfig
-from site_plugins.labels import language_name
 
 log = get_plugin_logger(__name__)
 
@@ -63,12 +62,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         else:
             self._settle(config, None, result.diagnostics)
         if self.catalog is not None and "alternate" not in config.extra:
-            # Material shows its language switcher only when this is set; role pages then carry
-            # their own alternates (see templates/overrides/partials/alternate.html).
-            config.extra["alternate"] = [
-                {"name": language_name(lang), "link": f"{lang}/", "lang": lang}
-                for lang in pages.catalog_languages(self.catalog)
-            ]
+            # Material shows its language switcher only when extra.alternate is set, and the
+            # generated pages bring their own (templates/overrides/partials/alternate.html). A list
+            # here would also make Material emit <link rel="alternate">, fetch each language's
+            # sitemap.xml and re-route every click on a link into another language to that
+            # language's home page; a bare flag turns on the switcher and nothing else.
+            config.extra["alternate"] = True
         return config
 
     def _settle(

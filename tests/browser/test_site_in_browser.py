@@ -1,0 +1,121 @@
+"""The site in Chromium: browse, switch language, copy, search, payloads, and live reload."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from build_tools.check import update_lock
+from tests.site.helpers import OUR_CATALOG, PAYLOAD, PAYLOAD_INSTRUCTIONS, copy_catalog, serve
+
+
+def instructions(bundle: str, lang: str, slug: str, catalog: Path = OUR_CATALOG) -> str:
+    data = json.loads((catalog / "bundles" / bundle / f"{lang}.json").read_text("utf-8"))
+    return str(next(r for r in data["roles"] if r["slug"] == slug)["instructions"])
+
+
+def test_home_to_bundle_to_role(page: Page, our_url: str) -> None:
+    page.goto(our_url)
+    expect(page.locator("article h1")).to_have_text("Agent roles catalog")
+    page.locator("table.rolecat-bundles a[hreflang='en']").first.click()
+    expect(page).to_have_url(f"{our_url}en/engineering/")
+    expect(page.locator("article h1")).to_have_text("Engineering")
+    page.get_by_role("link", name="Code Reviewer", exact=True).click()
+    expect(page).to_have_url(f"{our_url}en/engineering/code-reviewer/")
+    expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Reviewer")
+    expect(page.locator("pre.rolecat-instructions")).to_contain_text("You are a code reviewer")
+
+
+def test_language_switcher_keeps_the_role(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}en/engineering/code-reviewer/")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator(".md-header__option a.md-select__link[lang='ru']").click()
+    expect(page).to_have_url(f"{our_url}ru/engineering/code-reviewer/")
+    expect(page.locator("article h1 .rolecat-name")).to_have_text("Ревьюер кода")
+    page.locator("ul.rolecat-others a[hreflang='en']").click()
+    expect(page).to_have_url(f"{our_url}en/engineering/code-reviewer/")
+
+
+def copy_and_read(page: Page) -> str:
+    button = page.locator("button.rolecat-copy")
+    button.click()
+    expect(button).to_have_attribute("data-rolecat-copied", "")
+    return str(page.evaluate("navigator.clipboard.readText()"))
+
+
+def test_copy_button_copies_the_exact_instructions(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}ru/writing/translator/")
+    assert copy_and_read(page) == instructions("writing", "ru", "translator")
+
+
+def test_copy_button_copies_payload_instructions_byte_for_byte(
+    page: Page, payload_url: str
+) -> None:
+    page.goto(f"{payload_url}en/payload/injector/")
+    assert copy_and_read(page) == PAYLOAD_INSTRUCTIONS + "en"
+
+
+def search(page: Page, url: str, word: str) -> None:
+    page.goto(url)
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill(word)
+
+
+def test_search_finds_a_role_by_a_word_of_its_instructions(page: Page, our_url: str) -> None:
+    # Each word appears only in the instructions of the code reviewer (in its language).
+    for lang, word in (("en", "deserialization"), ("ru", "архитектуру")):
+        assert word in instructions("engineering", lang, "code-reviewer")
+        search(page, our_url, word)
+        results = page.locator(".md-search-result__list a")
+        expect(results.first).to_be_visible()
+        expect(
+            page.locator(
+                f".md-search-result__list a[href*='{lang}/engineering/code-reviewer/']"
+            ).first
+        ).to_be_attached()
+
+
+def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: str) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+    for path in ("", "en/", "ru/", "en/payload/", "en/payload/injector/", "ru/payload/index/"):
+        page.goto(f"{payload_url}{path}")
+        expect(page.locator("article h1")).to_be_visible()
+        assert page.evaluate("typeof window.__pwned") == "undefined", path
+        assert (
+            page.locator("article img, article script:not([type='application/json'])").count() == 0
+        )
+    page.goto(f"{payload_url}en/payload/injector/")
+    expect(page.locator("article h1 .rolecat-name")).to_have_text(f"injector {PAYLOAD}")
+    expect(page.locator("article .rolecat-description")).to_have_text(PAYLOAD)
+    assert errors == []
+
+
+def test_make_serve_reloads_the_browser_after_a_catalog_edit(page: Page, tmp_path: Path) -> None:
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    with serve(catalog, make=True) as served:
+        page.goto(f"{served.url}en/engineering/code-reviewer/")
+        expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Reviewer")
+        page.evaluate("window.__before_reload = true")
+
+        en = catalog / "bundles/engineering/en.json"
+        en.write_text(
+            en.read_text("utf-8").replace('"name": "Code Reviewer"', '"name": "Code Critic"'),
+            encoding="utf-8",
+        )
+        index = catalog / "index.json"
+        bumped = re.sub(
+            r'("slug": "code-reviewer",\s*"version": )1', r"\g<1>2", index.read_text("utf-8")
+        )
+        index.write_text(bumped, encoding="utf-8")
+        assert update_lock(catalog).written
+
+        expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Critic", timeout=60_000)
+        expect(page.locator("td.rolecat-version")).to_have_text("2")
+        assert page.evaluate("window.__before_reload === undefined")
