@@ -8,7 +8,7 @@ never does.
 
 from __future__ import annotations
 
-from build_tools.catalog import INDEX, Catalog
+from build_tools.catalog import Catalog
 from build_tools.schema import schema_text
 
 SCHEMA_DIR = "schema"
@@ -24,7 +24,8 @@ def raw_files(catalog: Catalog) -> dict[str, bytes]:
 
     ``catalog`` must come from a check without errors: every declared bundle file then exists.
     """
-    files: dict[str, bytes] = {INDEX: _read(catalog, INDEX)}
+    # Each file at its source path: a JSON catalog yields exactly the paths the server fetches.
+    files: dict[str, bytes] = {catalog.index.path: _read(catalog, catalog.index.path)}
     for bundle in catalog.bundles:
         for language in bundle.languages:
             path = catalog.file_path(bundle.id, language)
