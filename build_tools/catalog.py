@@ -17,7 +17,6 @@ from typing import Any, Protocol
 from build_tools import schema
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.sources import Document, SourceError, decode_utf8, parse_json
-from build_tools.yamlsource import parse_yaml
 
 ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
 """Bundle ids, languages and slugs: the server refuses to build a URL from anything else."""
@@ -26,10 +25,17 @@ INDEX = "index.json"
 """The index's name on the wire (its source may be ``index.yaml`` or ``index.yml``)."""
 BUNDLES_DIR = "bundles"
 
+
+def _parse_yaml(path: str, raw: bytes) -> Document:
+    from build_tools.yamlsource import parse_yaml  # ruamel.yaml loads only for YAML catalogs
+
+    return parse_yaml(path, raw)
+
+
 SOURCE_FORMATS: dict[str, Callable[[str, bytes], Document]] = {
     ".json": parse_json,
-    ".yaml": parse_yaml,
-    ".yml": parse_yaml,
+    ".yaml": _parse_yaml,
+    ".yml": _parse_yaml,
 }
 """A source file's extension and its reader; each file exists in exactly one of them."""
 
@@ -84,6 +90,7 @@ class BundleFile:
     bundle_id: str
     language: str
     document: Document
+    _by_slug: dict[str, tuple[int, dict[str, Any]]] | None = field(default=None, repr=False)
 
     @property
     def path(self) -> str:
@@ -96,10 +103,12 @@ class BundleFile:
 
     def role(self, slug: str) -> tuple[int, dict[str, Any]] | None:
         """The first role with this slug and its index in ``roles[]``."""
-        for index, role in enumerate(self.document.data.get("roles") or []):
-            if isinstance(role, dict) and role.get("slug") == slug:
-                return index, role
-        return None
+        if self._by_slug is None:
+            self._by_slug = {}
+            for index, role in enumerate(self.document.data.get("roles") or []):
+                if isinstance(role, dict) and isinstance(role.get("slug"), str):
+                    self._by_slug.setdefault(role["slug"], (index, role))
+        return self._by_slug.get(slug)
 
 
 @dataclass

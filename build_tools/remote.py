@@ -32,10 +32,7 @@ from build_tools.catalog import (
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import Entry, current_entries
 from build_tools.rules import run_rules
-from build_tools.sources import MAX_FILE_BYTES
-
-TIMEOUT_SECONDS = 10.0
-"""The server aborts a request (connect, headers and body together) after this long."""
+from build_tools.sources import MAX_FILE_BYTES, TIMEOUT_SECONDS
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 """What ``fetch(..., {redirect: 'error'})`` turns into an error instead of following."""

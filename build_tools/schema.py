@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
 
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.sources import Document, json_type
@@ -34,6 +36,8 @@ def schema_text(kind: Kind) -> bytes:
 
 @cache
 def validator(kind: Kind) -> jsonschema.Draft202012Validator:
+    import jsonschema  # only files the screen refuses need it: keep `rolecat check` quick to start
+
     schema = json.loads(schema_text(kind))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
@@ -139,7 +143,12 @@ def _describe(
 
 
 def validate(kind: Kind, document: Document) -> list[Diagnostic]:
-    """Every shape problem of one file, each placed at its value."""
+    """Every shape problem of one file, each placed at its value.
+
+    A file the screen accepts is valid; only the others pay for jsonschema, which explains them.
+    """
+    if screen(kind)(document.data):
+        return []
     found: list[Diagnostic] = []
     for error in validator(kind).iter_errors(document.data):
         for pointer, message, at_key in _describe(kind, error, document.data):
@@ -147,3 +156,143 @@ def validate(kind: Kind, document: Document) -> list[Diagnostic]:
                 document.diagnostic(pointer, message, f"schema-{error.validator}", at_key=at_key)
             )
     return found
+
+
+Predicate = Callable[[Any], bool]
+
+_TYPE_TESTS = {
+    "object": "isinstance(x, dict)",
+    "array": "isinstance(x, list)",
+    "string": "isinstance(x, str)",
+    "number": "(isinstance(x, (int, float)) and not isinstance(x, bool))",
+    "integer": "((isinstance(x, int) and not isinstance(x, bool)) or "
+    "(isinstance(x, float) and x.is_integer()))",
+    "boolean": "isinstance(x, bool)",
+    "null": "x is None",
+}
+_ANNOTATIONS = {"$schema", "$id", "$defs", "title", "description"}
+_KEYWORDS = {
+    "type",
+    "const",
+    "required",
+    "properties",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "minItems",
+    "pattern",
+    "$ref",
+}
+
+
+@cache
+def screen(kind: Kind) -> Predicate:
+    """A fast yes/no check generated from the same schema file.
+
+    jsonschema costs about as much as reading the files; this predicate, compiled to plain Python
+    from the schema's keywords, costs a fraction. It knows the keywords our schemas use and refuses
+    to compile any other, so it cannot drift from them; tests hold it to jsonschema's verdict.
+    """
+    return _ScreenCompiler(json.loads(schema_text(kind))).compile()
+
+
+class _ScreenCompiler:
+    """Writes one Python function per subschema: loops and early returns, no generators."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {"_json_equal": _json_equal}
+        self.refs: dict[str, str] = {}
+        self.tables: list[dict[str, Any]] = []
+
+    def compile(self) -> Predicate:
+        entry = self.function(self.root)
+        exec("\n".join(self.lines), self.names)
+        for table in self.tables:  # the functions exist now: put them in place of their names
+            table.update({key: self.names[name] for key, name in table.items()})
+        return cast(Predicate, self.names[entry])
+
+    def constant(self, value: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def function(self, node: dict[str, Any]) -> str:
+        unknown = set(node) - _ANNOTATIONS - _KEYWORDS
+        if unknown:
+            raise NotImplementedError(f"the screen does not know {sorted(unknown)}")
+        name = f"_f{len(self.names)}"
+        self.names[name] = None
+        body: list[str] = []
+        if "type" in node:
+            kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+            body.append(f"if not ({' or '.join(_TYPE_TESTS[k] for k in kinds)}): return False")
+        if "const" in node:
+            body.append(f"if not _json_equal(x, {self.constant(node['const'])}): return False")
+        if "required" in node:
+            keys = self.constant(tuple(node["required"]))
+            body.append(
+                f"if isinstance(x, dict):\n  for k in {keys}:\n   if k not in x: return False"
+            )
+        if "properties" in node or "additionalProperties" in node:
+            checks = {k: self.function(v) for k, v in node.get("properties", {}).items()}
+            self.tables.append(checks)
+            table = self.constant(checks)
+            extra = node.get("additionalProperties", True)
+            other = (
+                "return False"
+                if extra is False
+                else "pass"
+                if extra is True
+                else f"if not {self.function(extra)}(v): return False"
+            )
+            body.append(
+                f"if isinstance(x, dict):\n  for k, v in x.items():\n   f = {table}.get(k)\n"
+                f"   if f is None:\n    {other}\n   elif not f(v): return False"
+            )
+        if "propertyNames" in node:
+            check = self.function(node["propertyNames"])
+            body.append(
+                f"if isinstance(x, dict):\n  for k in x:\n   if not {check}(k): return False"
+            )
+        if "items" in node:
+            check = self.function(node["items"])
+            body.append(
+                f"if isinstance(x, list):\n  for v in x:\n   if not {check}(v): return False"
+            )
+        if "minItems" in node:
+            body.append(
+                f"if isinstance(x, list) and len(x) < {int(node['minItems'])}: return False"
+            )
+        if "pattern" in node:
+            search = self.constant(re.compile(node["pattern"]).search)
+            body.append(f"if isinstance(x, str) and {search}(x) is None: return False")
+        if "$ref" in node:
+            body.append(f"if not {self.reference(node['$ref'])}(x): return False")
+        self.lines.append(f"def {name}(x):")
+        self.lines += [" " + line.replace("\n", "\n ") for line in body] + [" return True"]
+        return name
+
+    def reference(self, ref: str) -> str:
+        name = ref.removeprefix("#/$defs/")
+        if name == ref:
+            raise NotImplementedError(f"the screen resolves #/$defs/ references only, not {ref}")
+        if name not in self.refs:
+            self.refs[name] = ""
+            self.refs[name] = self.function(self.root["$defs"][name])
+        if not self.refs[name]:
+            raise NotImplementedError(f"the screen does not follow recursive references ({ref})")
+        return self.refs[name]
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON sees it: ``true`` is not ``1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+    return (numbers or type(a) is type(b)) and bool(a == b)

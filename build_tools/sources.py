@@ -22,12 +22,15 @@ from build_tools.diagnostics import Diagnostic, Pointer
 MAX_FILE_BYTES = 1_000_000
 """The server refuses any file larger than this (declared Content-Length or streamed count)."""
 
+TIMEOUT_SECONDS = 10.0
+"""The server gives up on a request (connect, headers and body together) after this long."""
+
 MAX_SAFE_INTEGER = 2**53 - 1
 """Beyond this ``JSON.parse`` rounds integers to the nearest double."""
 
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 @dataclass(frozen=True)
@@ -77,12 +80,15 @@ class SourceError(Exception):
 
 
 class _LineIndex:
-    """Turns character offsets into 1-based (line, column)."""
+    """Turns character offsets into 1-based (line, column); built on first use only."""
 
     def __init__(self, text: str) -> None:
-        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._text = text
+        self._starts: list[int] = []
 
     def position(self, offset: int) -> Position:
+        if not self._starts:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
         line = bisect.bisect_right(self._starts, offset)
         return Position(line, offset - self._starts[line - 1] + 1)
 
@@ -191,7 +197,7 @@ def parse_json(path: str, raw: bytes) -> Document:
 
     walk = _Walk(text)
     walked = False
-    if suspicious or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
+    if suspicious or (b"\\u" in raw and _SURROGATE_ESCAPE.search(raw)):
         walk.run()
         walked = True
         if walk.problems:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import io
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from build_tools import schema
 from build_tools.check import update_lock
 from build_tools.cli import main
+from build_tools.diagnostics import Diagnostic
+from build_tools.sources import Document
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 
@@ -125,3 +128,18 @@ def fixture_copy(tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return copy
+
+
+@pytest.fixture(autouse=True, scope="session")
+def screen_agrees_with_jsonschema() -> Iterator[None]:
+    """Every file any test validates: the fast screen and jsonschema give the same verdict."""
+    original = schema.validate
+
+    def validate(kind: schema.Kind, document: Document) -> list[Diagnostic]:
+        errors = list(schema.validator(kind).iter_errors(document.data))
+        assert schema.screen(kind)(document.data) == (not errors), (document.path, errors[:1])
+        return original(kind, document)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema, "validate", validate)
+        yield
