@@ -62,7 +62,12 @@ def search(page: Page, url: str, word: str) -> None:
     page.goto(url)
     field = page.locator("input.md-search__input")
     field.click()
+    # A query typed while the worker still builds its index is dropped: wait until it is ready.
+    meta = page.locator(".md-search-result__meta")
+    expect(meta).to_have_text("Type to start searching", timeout=30_000)
     field.fill(word)
+    # Material reads the query on key events; filled (or non-Latin typed) text sends none.
+    field.press("End")
 
 
 def test_search_finds_a_role_by_a_word_of_its_instructions(page: Page, our_url: str) -> None:
@@ -70,13 +75,8 @@ def test_search_finds_a_role_by_a_word_of_its_instructions(page: Page, our_url: 
     for lang, word in (("en", "deserialization"), ("ru", "архитектуру")):
         assert word in instructions("engineering", lang, "code-reviewer")
         search(page, our_url, word)
-        results = page.locator(".md-search-result__list a")
-        expect(results.first).to_be_visible()
-        expect(
-            page.locator(
-                f".md-search-result__list a[href*='{lang}/engineering/code-reviewer/']"
-            ).first
-        ).to_be_attached()
+        role = page.locator(f".md-search-result__list a[href*='{lang}/engineering/code-reviewer/']")
+        expect(role.first).to_be_attached(timeout=30_000)
 
 
 def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: str) -> None:
