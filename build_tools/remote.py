@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+from build_tools import wire
 from build_tools.catalog import (
     BUNDLES_DIR,
     ID_PATTERN,
@@ -385,26 +386,25 @@ class Freshness:
 
 
 def compare_files(remote: Remote, root: Path) -> list[Freshness]:
-    """Is this deploy current? Every published file against its local JSON source, byte for byte.
+    """Is this deploy current? Every published file against what a build of DIR publishes.
 
-    Local files the local index declares but the site lacks are listed too: a deploy that predates
-    a new bundle or language is stale even if every file it has is identical.
+    Files a build of the local catalog publishes but the site lacks are listed too: a deploy that
+    predates a new bundle or language is stale even if every file it has is identical.
     """
-    local = DirectorySource(root)
-    local_catalog, _ = load_catalog(local)
-    paths = set(remote.source.fetched)
-    if local_catalog is not None:
-        paths.add(INDEX)
-        paths.update(
-            local_catalog.file_path(bundle.id, language)
-            for bundle in local_catalog.bundles
-            for language in bundle.languages
-            if local.read(local_catalog.file_path(bundle.id, language)) is not None
-        )
+    local_catalog, problems = load_catalog(DirectorySource(root))
+    expected: dict[str, bytes] = {}
+    if local_catalog is not None and not problems:
+        expected = {
+            path: data
+            for path, data in wire.raw_files(local_catalog, ["json"]).items()
+            if not path.startswith(f"{wire.SCHEMA_DIR}/")
+        }
     found = []
-    for relpath in sorted(paths, key=lambda p: (p != INDEX, p)):
+    for relpath in sorted(
+        set(remote.source.fetched) | set(expected), key=lambda p: (p != INDEX, p)
+    ):
         published = remote.source.fetched.get(relpath)
-        mine = local.read(relpath)
+        mine = expected.get(relpath)
         if published is None:
             state = "not published"
         elif mine is None:

@@ -1,45 +1,60 @@
 """The raw tree a server fetches from a published site: a pure function of a checked catalog.
 
-The server reads ``<base>/index.json`` and ``<base>/bundles/<id>/<lang>.json``; both are published
-byte for byte as they stand in the catalog, so what was checked (and hashed into the lock) is
-exactly what is served. The JSON Schemas go under ``schema/`` for people and tools; the lock
-never does.
+The server reads ``<base>/index.json`` and ``<base>/bundles/<id>/<lang>.json`` (its later
+generation the same paths in ``.yaml``). Each file is published in every requested format: as
+its source bytes where the source is in that format and names no instruction file, so what was
+checked is exactly what is served; otherwise written from the checked values (instructions
+inlined), deterministically. The JSON Schemas go under ``schema/``; the lock never does.
 """
 
 from __future__ import annotations
 
-from build_tools.catalog import Catalog
+import posixpath
+from collections.abc import Sequence
+
+from build_tools.catalog import Catalog, wire_path
+from build_tools.formats import EXTENSIONS, Format, dump
 from build_tools.schema import schema_text
+from build_tools.sources import Document
 
 SCHEMA_DIR = "schema"
 """Where the published JSON Schemas live on the site."""
 
+FORMATS: tuple[Format, ...] = ("json", "yaml")
+"""Both wire formats, JSON first: the one today's server reads."""
 
-class UnreadableSource(Exception):
-    """A file the check read could not be read again (it vanished or changed kind meanwhile)."""
+INDEX_STEM = "index"
 
 
-def raw_files(catalog: Catalog) -> dict[str, bytes]:
+def raw_files(catalog: Catalog, formats: Sequence[Format] = FORMATS) -> dict[str, bytes]:
     """Site-relative path -> bytes of every raw file, in sorted path order.
 
-    ``catalog`` must come from a check without errors: every declared bundle file then exists.
+    ``catalog`` must come from a check without errors.
     """
-    # Each file at its source path: a JSON catalog yields exactly the paths the server fetches.
-    files: dict[str, bytes] = {catalog.index.path: _read(catalog, catalog.index.path)}
+    files: dict[str, bytes] = {}
+    documents = [(INDEX_STEM, catalog.index)]
     for bundle in catalog.bundles:
         for language in bundle.languages:
-            path = catalog.file_path(bundle.id, language)
-            files[path] = _read(catalog, path)
+            documents.append((wire_path(bundle.id, language, ""), bundle.files[language].document))
+    for stem, document in documents:
+        for format in formats:
+            files[stem + EXTENSIONS[format]] = published_bytes(document, format)
     files[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
     files[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
     return dict(sorted(files.items()))
 
 
-def _read(catalog: Catalog, path: str) -> bytes:
-    try:
-        data = catalog.source.read(path)
-    except OSError as error:
-        raise UnreadableSource(f"{path}: cannot read: {error.strerror}") from error
-    if data is None:
-        raise UnreadableSource(f"{path}: missing")
-    return data
+def published_bytes(document: Document, format: Format) -> bytes:
+    """The source itself where it is in ``format`` and inlines nothing; else written anew."""
+    extension = posixpath.splitext(document.path)[1]
+    same_format = extension == EXTENSIONS[format] or (format == "yaml" and extension == ".yml")
+    return document.raw if same_format and not document.inlined else dump(document.data, format)
+
+
+def index_path(formats: Sequence[Format] = FORMATS) -> str:
+    """Where people are pointed for the index: the first published format."""
+    return INDEX_STEM + EXTENSIONS[formats[0]]
+
+
+def bundle_path(bundle_id: str, language: str, formats: Sequence[Format] = FORMATS) -> str:
+    return wire_path(bundle_id, language, EXTENSIONS[formats[0]])

@@ -5,6 +5,8 @@ from __future__ import annotations
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
+from build_tools.wire import FORMATS
+
 
 class RolesCatalogConfig(Config):
     enabled = c.Type(bool, default=True)
@@ -15,6 +17,10 @@ class RolesCatalogConfig(Config):
 
     lock = c.Optional(c.Type(str))
     """The content-hash lock, relative to mkdocs.yml (default: in the catalog directory)."""
+
+    formats = c.ListOfItems(c.Choice(FORMATS), default=list(FORMATS))
+    """The wire formats to publish, each at index.<ext> and bundles/<id>/<lang>.<ext>: JSON for
+    today's server, YAML for its later generation (both by default)."""
 
     page_templates = c.Type(str, default="templates/pages")
     """The Jinja2 templates of the generated pages' content, relative to mkdocs.yml."""

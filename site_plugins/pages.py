@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import jinja2
 from markupsafe import escape
 
 from build_tools import site_paths, wire
-from build_tools.catalog import INDEX, Bundle, Catalog
+from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from site_plugins.labels import FALLBACK, labels, language_name
 
@@ -71,7 +72,13 @@ def nav_title(text: str) -> str:
 class Renderer:
     """Renders the content of every page from the templates in one directory."""
 
-    def __init__(self, templates_dir: Path, *, use_directory_urls: bool = True) -> None:
+    def __init__(
+        self,
+        templates_dir: Path,
+        *,
+        use_directory_urls: bool = True,
+        formats: Sequence[wire.Format] = wire.FORMATS,
+    ) -> None:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
             autoescape=True,
@@ -79,6 +86,8 @@ class Renderer:
             keep_trailing_newline=False,
         )
         self.use_directory_urls = use_directory_urls
+        self.formats = formats
+        """The published wire formats: raw-file links point at the first."""
 
     def render(self, template: str, **context: Any) -> str:
         return self.env.get_template(template).render(**context)
@@ -151,8 +160,8 @@ def _home(
                         "code": lang,
                         "name": language_name(lang),
                         "href": link.page(site_paths.bundle_page(lang, bundle.id)),
-                        "raw": link.file(catalog.file_path(bundle.id, lang)),
-                        "raw_path": catalog.file_path(bundle.id, lang),
+                        "raw": link.file(wire.bundle_path(bundle.id, lang, renderer.formats)),
+                        "raw_path": wire.bundle_path(bundle.id, lang, renderer.formats),
                     }
                     for lang in bundle.languages
                 ],
@@ -177,8 +186,8 @@ def _home(
             for lang in languages
         ],
         bundles=bundles,
-        index_href=link.file(INDEX),
-        index_path=INDEX,
+        index_href=link.file(wire.index_path(renderer.formats)),
+        index_path=wire.index_path(renderer.formats),
         schemas=[
             {"path": path, "href": link.file(path)}
             for path in (
@@ -188,7 +197,9 @@ def _home(
         ],
     )
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(src, words["catalog"], FALLBACK, html, True, INDEX, _alternates(alternates))
+    return SitePage(
+        src, words["catalog"], FALLBACK, html, True, catalog.index.path, _alternates(alternates)
+    )
 
 
 def _language(
@@ -218,7 +229,7 @@ def _language(
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(src, title, language, html, True, INDEX, _alternates(alternates))
+    return SitePage(src, title, language, html, True, catalog.index.path, _alternates(alternates))
 
 
 def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
@@ -250,8 +261,8 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
             "description": _bundle_text(bundle, "description", language),
         },
         roles=roles,
-        raw_href=link.file(file.path),
-        raw_path=file.path,
+        raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
+        raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
         language_name=language_name(language),
         language_href=link.page(site_paths.language_page(language)),
         others=[
@@ -303,8 +314,8 @@ def _role(
         bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
         language_name=language_name(language),
         language_href=link.page(site_paths.language_page(language)),
-        raw_href=link.file(file.path),
-        raw_path=file.path,
+        raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
+        raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
         others=[
             {
                 "code": lang,

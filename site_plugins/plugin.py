@@ -49,11 +49,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.catalog, self.problems, self.pages = None, [], {}
         if not self.config.enabled:
             return config
+        if not self.config.formats or len(set(self.config.formats)) != len(self.config.formats):
+            raise PluginError("roles-catalog: 'formats' lists json, yaml or both, each once")
         base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         self.catalog_dir = (base / self.config.catalog_dir).resolve()
         lock = (base / self.config.lock).resolve() if self.config.lock else None
         self.renderer = pages.Renderer(
-            base / self.config.page_templates, use_directory_urls=config.use_directory_urls
+            base / self.config.page_templates,
+            use_directory_urls=config.use_directory_urls,
+            formats=self.config.formats,
         )
         result = check_catalog(self.catalog_dir, lock)
         if result.ok and result.catalog is not None:
@@ -97,10 +101,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             problems = site_paths.collisions(self.catalog, taken)
             generated: dict[str, bytes | str] = {}
             if not problems:
-                try:
-                    generated.update(wire.raw_files(self.catalog))
-                except wire.UnreadableSource as error:
-                    problems = [Diagnostic(str(error).split(":", 1)[0], 0, 0, str(error))]
+                generated.update(wire.raw_files(self.catalog, self.config.formats))
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(

@@ -30,6 +30,7 @@ from build_tools.cli import main
 REPO = Path(__file__).resolve().parents[2]
 OUR_CATALOG = REPO / "catalog"
 UPSTREAM = REPO.parent / "shared" / "fixtures" / "upstream-catalog-json"
+UPSTREAM_YAML = UPSTREAM.parent / "upstream-catalog-yaml"
 PUBLISHED = ("index.json", "bundles")
 """What a deploy carries: never the lock."""
 

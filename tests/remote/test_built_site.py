@@ -7,6 +7,7 @@ build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,7 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import OUR_CATALOG, REPO, UPSTREAM, StaticServer, catalog_files, copy_catalog, run
+from .conftest import (
+    OUR_CATALOG,
+    REPO,
+    UPSTREAM,
+    UPSTREAM_YAML,
+    StaticServer,
+    catalog_files,
+    copy_catalog,
+    run,
+)
 
 StartStatic = Callable[[Path], StaticServer]
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -143,3 +153,15 @@ def test_a_build_of_an_edited_catalog_is_reported_stale(
     assert f"{server.url}/bundles/writing/en.json: DIFFERS from {path}: the deploy is stale" in (
         result.lines
     )
+
+
+def test_a_site_built_from_yaml_sources_is_current_for_them(
+    tmp_path: Path, static_server: StartStatic
+) -> None:
+    catalog = Path(shutil.copytree(UPSTREAM_YAML, tmp_path / "catalog"))
+    server = static_server(build(catalog, tmp_path / "site"))
+
+    result = run("verify", server.url, "--catalog", str(catalog))
+
+    assert result.code == 0, result.out + result.err
+    assert result.lines[-1].startswith("deploy is current")

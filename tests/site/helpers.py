@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 OUR_CATALOG = REPO / "catalog"
 FIXTURES = REPO.parent / "shared" / "fixtures"
 UPSTREAM = FIXTURES / "upstream-catalog-json"
+UPSTREAM_YAML = FIXTURES / "upstream-catalog-yaml"
 # Fixed, so two builds on either side of midnight still match (the sitemap carries dates).
 SOURCE_DATE_EPOCH = "1700000000"
 

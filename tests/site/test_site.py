@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import json
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -21,10 +23,13 @@ from tests.site.helpers import (
     PAYLOAD,
     PAYLOAD_INSTRUCTIONS,
     PAYLOADS,
+    REPO,
     UPSTREAM,
+    UPSTREAM_YAML,
     Build,
     build,
     copy_catalog,
+    site_env,
     write_catalog,
 )
 
@@ -308,3 +313,40 @@ def test_ids_that_would_collide_are_refused(
     assert "Traceback" not in failed.output
     assert "Cleaning site directory" not in failed.output
     assert not (tmp_path / "site").exists()
+
+
+def test_a_yaml_catalog_serves_both_trees(tmp_path: Path) -> None:
+    site = build(UPSTREAM_YAML, tmp_path / "site")
+    assert site.returncode == 0, site.output
+    for source in UPSTREAM.rglob("*.json"):
+        relpath = source.relative_to(UPSTREAM).as_posix()
+        if relpath == "content-hashes.json":
+            continue
+        assert json.loads((site.site / relpath).read_bytes()) == json.loads(source.read_bytes())
+        yaml_path = relpath.replace(".json", ".yaml")
+        assert (site.site / yaml_path).read_bytes() == (UPSTREAM_YAML / yaml_path).read_bytes()
+    for page in expected_pages(UPSTREAM_YAML):
+        assert (site.site / page).is_file(), page
+
+
+def test_formats_option_publishes_only_json(tmp_path: Path) -> None:
+    config = tmp_path / "mkdocs.yml"
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
+        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
+        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
+        .replace("      catalog_dir:", "      formats: [json]\n      catalog_dir:"),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
+        env=site_env(UPSTREAM_YAML),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out/index.json").is_file()
+    assert not list((tmp_path / "out").rglob("*.yaml"))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from build_tools import site_paths, wire
 from build_tools.check import check_catalog
 from build_tools.schema import schema_text
-from tests.site.helpers import OUR_CATALOG, UPSTREAM, write_catalog
+from build_tools.yamlsource import parse_yaml
+from tests.site.helpers import OUR_CATALOG, UPSTREAM, UPSTREAM_YAML, write_catalog
 
 
 def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order() -> None:
@@ -21,9 +24,66 @@ def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order() -> None:
             if path.startswith("schema/"):
                 kind = "index" if path == "schema/index.schema.json" else "bundle"
                 assert data == schema_text(kind)
-            else:
+            elif path.endswith(".json"):
                 assert data == (root / path).read_bytes()
-        assert {"index.json", "schema/index.schema.json", "schema/bundle.schema.json"} <= set(files)
+            else:  # the other format, written anew: the same values
+                twin = root / path.replace(".yaml", ".json")
+                assert parse_yaml(path, data).data == json.loads(twin.read_bytes())
+        assert {"index.json", "index.yaml", "schema/index.schema.json"} <= set(files)
+
+
+def test_the_json_tree_of_the_yaml_fixture_is_the_json_fixture_value_for_value() -> None:
+    catalog = check_catalog(UPSTREAM_YAML).catalog
+    assert catalog is not None
+    files = wire.raw_files(catalog)
+    json_files = {p: d for p, d in files.items() if p.endswith(".json") and "schema" not in p}
+    expected = {
+        p.relative_to(UPSTREAM).as_posix(): p
+        for p in UPSTREAM.rglob("*.json")
+        if p.name != "content-hashes.json"
+    }
+    assert json_files.keys() == expected.keys()
+    for path, data in json_files.items():
+        assert json.loads(data) == json.loads(expected[path].read_bytes()), path
+    for path, data in files.items():  # the YAML tree is the YAML fixture, byte for byte
+        if path.endswith(".yaml"):
+            assert data == (UPSTREAM_YAML / path).read_bytes()
+
+
+def test_only_the_requested_formats() -> None:
+    catalog = check_catalog(UPSTREAM_YAML).catalog
+    assert catalog is not None
+    assert not [
+        p for p in wire.raw_files(catalog, ["yaml"]) if p.endswith(".json") and "/" not in p
+    ]
+    assert not [p for p in wire.raw_files(catalog, ["json"]) if p.endswith(".yaml")]
+    assert wire.index_path(["yaml"]) == "index.yaml"
+    assert wire.bundle_path("b", "en", ["json", "yaml"]) == "bundles/b/en.json"
+
+
+def test_instruction_files_are_inlined_in_every_format(tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    shutil.copytree(OUR_CATALOG, root)
+    path = root / "bundles/writing/en.json"
+    data = json.loads(path.read_bytes())
+    role = data["roles"][0]
+    text = role["instructions"]
+    data["roles"][0] = {
+        ("instructionsFile" if k == "instructions" else k): (
+            "prompts/first.md" if k == "instructions" else v
+        )
+        for k, v in role.items()
+    }
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    (root / "bundles/writing/prompts").mkdir()
+    (root / "bundles/writing/prompts/first.md").write_text(text + "\n", encoding="utf-8")
+    catalog = check_catalog(root).catalog
+    assert catalog is not None
+    files = wire.raw_files(catalog)
+    original = (OUR_CATALOG / "bundles/writing/en.json").read_bytes()
+    assert files["bundles/writing/en.json"] == original  # same values, same writer, same bytes
+    assert parse_yaml("x.yaml", files["bundles/writing/en.yaml"]).data == json.loads(original)
+    assert not [p for p in files if p.endswith(".md")]
 
 
 def test_reserved_ids_are_placed_at_their_value(tmp_path: Path) -> None:
