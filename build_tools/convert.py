@@ -41,7 +41,17 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
         if _in_format(document.path, to):
             continue
         target = posixpath.splitext(document.path)[0] + EXTENSIONS[to]
-        pending.append((document.path, target, dump(parse(document.path, document.raw), to)))
+        value = parse(document.path, document.raw)
+        content = dump(value, to, readable=True)
+        if parse(target, content) != value:  # never expected; never lose a value if it happens
+            return Conversion(
+                [
+                    Diagnostic(
+                        document.path, 0, 0, f"cannot be written as {to} without loss", "convert"
+                    )
+                ]
+            )
+        pending.append((document.path, target, content))
     for _source, target, content in pending:  # write everything before removing anything
         (root / target).write_bytes(content)
     for source, _target, _content in pending:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any, Literal
 
 from ruamel.yaml import YAML
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml.representer import SafeRepresenter
 
 from build_tools.sources import parse_json
-from build_tools.yamlsource import parse_yaml
+from build_tools.yamlsource import BREAKS_1_1, CORE_PATTERNS, parse_yaml
 
 Format = Literal["json", "yaml"]
 
@@ -25,51 +26,61 @@ def dump_json(value: Any) -> bytes:
     return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def dump_yaml(value: Any) -> bytes:
-    """Block style with literal block scalars for multi-line text, read back as the same value.
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters YAML cannot hold raw (its c-printable set, 5.1), written escaped."""
 
-    Every dump is parsed again with the YAML 1.2 core-schema reader; should the emitter ever choose
-    a form that reads differently, the value is written with every string double-quoted instead.
+
+_BLOCK_UNSAFE = re.compile(r"\A\s|^\t|\r", re.MULTILINE)
+"""A literal block guesses its indentation from the first line, takes no tab as indentation and
+turns carriage returns into plain line breaks."""
+
+
+class _Representer(SafeRepresenter):
+    """Multi-line text as literal blocks; text the core schema would read as another type quoted.
+
+    Quoting by the reader's own patterns keeps the meaning; the emitter falls back from a literal
+    block to a quoted string by itself wherever a block cannot hold the text (trailing spaces,
+    carriage returns).
     """
-    for quoted in (False, True):
-        text = _emit(_literal(value) if not quoted else value, quoted)
-        if parse_yaml("generated.yaml", text).data == value:
-            return text
-    raise ValueError("cannot write this value as YAML that reads back the same")  # pragma: no cover
+
+    def represent_text(self, text: str) -> Any:
+        if BREAKS_1_1.search(text) or _NOT_PRINTABLE.search(text):
+            style = '"'  # escaped: YAML has no raw form for them, or versions read them differently
+        elif "\n" in text and not _BLOCK_UNSAFE.search(text):
+            style = "|"
+        elif any(pattern.match(text) for pattern in CORE_PATTERNS):
+            style = '"'
+        else:
+            style = None
+        return self.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 
-def dump(value: Any, format: Format) -> bytes:
-    return dump_json(value) if format == "json" else dump_yaml(value)
+_Representer.add_representer(str, _Representer.represent_text)
+
+
+def dump_yaml(value: Any, *, readable: bool = False) -> bytes:
+    """Block-style YAML 1.2 that reads back as ``value``.
+
+    libyaml writes it (fast enough to publish large catalogs); it escapes characters outside the
+    Basic Multilingual Plane, such as emoji, and quotes text holding them. ``readable`` uses
+    ruamel.yaml's own emitter, which writes them as they are, for files people edit.
+    """
+    yaml = YAML(typ="safe", pure=readable)
+    yaml.Representer = _Representer
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # source order
+    yaml.allow_unicode = True
+    yaml.width = 4096  # long lines stay as they are instead of being folded
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    out = io.StringIO()
+    yaml.dump(value, out)
+    return out.getvalue().encode("utf-8")
+
+
+def dump(value: Any, format: Format, *, readable: bool = False) -> bytes:
+    return dump_json(value) if format == "json" else dump_yaml(value, readable=readable)
 
 
 def parse(path: str, raw: bytes) -> Any:
     """Read a JSON or YAML source by its extension (no instruction files inlined)."""
     return (parse_yaml if path.endswith((".yaml", ".yml")) else parse_json)(path, raw).data
-
-
-def _emit(value: Any, quoted: bool) -> bytes:
-    yaml = YAML(typ="rt", pure=True)
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    yaml.width = 1_000_000  # never fold long lines: prompts stay one line per source line
-    yaml.allow_unicode = True
-    if quoted:
-        yaml.default_style = '"'  # type: ignore[assignment]
-    out = io.BytesIO()
-    yaml.dump(value, out)
-    return out.getvalue()
-
-
-def _literal(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _literal(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_literal(item) for item in value]
-    if isinstance(value, str) and "\n" in value and _reads_back_as_literal(value):
-        return LiteralScalarString(value)
-    return value
-
-
-def _reads_back_as_literal(text: str) -> bool:
-    """Some text (leading spaces, carriage returns) does not survive a literal block scalar."""
-    emitted = _emit({"x": LiteralScalarString(text)}, quoted=False)
-    return bool(parse_yaml("generated.yaml", emitted).data == {"x": text})
