@@ -85,6 +85,9 @@ class Renderer:
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
         )
+        # Instructions go to the copy button as JSON: non-ASCII as it is, not as \uXXXX escapes
+        # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
+        self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
         self.use_directory_urls = use_directory_urls
         self.formats = formats
         """The published wire formats: raw-file links point at the first."""

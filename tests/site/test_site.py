@@ -145,14 +145,24 @@ def test_labels_follow_the_page_language(our_site: Build) -> None:
     assert "Copy instructions" in en and "Скопировать" not in en
 
 
-def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
-    page = our_site.site / "en/engineering/code-reviewer/index.html"
-    text = page.read_text(encoding="utf-8")
+def sidebar_targets(site: Build, page: str) -> set[str]:
+    text = (site.site / page).read_text(encoding="utf-8")
     sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
-    here = "https://host.test/en/engineering/code-reviewer/"
-    targets = {urlsplit(urljoin(here, h)).path for h in re.findall(r'href="([^"]+)"', sidebar)}
-    assert {"/", "/en/", "/ru/", "/en/engineering/", "/ru/writing/", "/about/"} <= targets
+    here = f"https://host.test/{page.removesuffix('index.html')}"
+    return {urlsplit(urljoin(here, h)).path for h in re.findall(r'href="([^"]+)"', sidebar)}
+
+
+def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
+    # A bundle page: every language, and the bundles of its own language.
+    targets = sidebar_targets(our_site, "en/engineering/index.html")
+    assert {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/about/"} <= targets
     assert [t for t in targets if t.strip("/").count("/") > 1] == []
+    # A role page carries the languages only (navigation.prune): its size does not grow with
+    # the number of bundles, and never with the number of roles.
+    page = "en/engineering/code-reviewer/index.html"
+    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/about/"}
+    text = (our_site.site / page).read_text(encoding="utf-8")
+    sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
     assert "Code Reviewer" not in sidebar and "Translator" not in sidebar
 
 
