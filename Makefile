@@ -40,5 +40,10 @@ lint: $(VENV)/.test-installed
 test: $(VENV)/.test-installed lint
 	$(BIN)/python -m pytest
 
+# The performance table of the README and whether the issue's targets hold (python -m bench -h).
+# Synthetic catalogs are cached in .bench/; BENCH_ARGS="--sizes S,M --runs 1" for a quick look.
+bench: $(BIN)/rolecat
+	$(BIN)/python -m bench $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) site

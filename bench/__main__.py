@@ -1,0 +1,430 @@
+"""``python -m bench``: one table of what every stage costs at S, M and L, and the issue's targets.
+
+S is a copy of ``catalog/``; M and L are synthetic (``bench/generate.py``: 500 and 5,000 roles,
+en + ru, 8,000-character instructions), generated once into the work directory and reused while the
+generator and its parameters stay the same. Each number is the median of ``--runs`` runs; every
+command runs as its own process, as people run it. The machine is noisy, so the targets use ratios
+against a baseline measured in the same run, back to back: ``rolecat check`` against the floor
+(``bench/floor.py``), the plugin's build against plain MkDocs + Material building the same pages
+(``bench/plain.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from bench import plain, serve
+from bench.generate import generate
+from bench.measure import Run, median, run
+
+REPO = Path(__file__).resolve().parent.parent
+SIZES: dict[str, int | None] = {"S": None, "M": 500, "L": 5000}
+"""Roles per size; S is the repository's own catalog."""
+LANGUAGES = ("en", "ru")
+INSTRUCTIONS = 8000
+MiB = 1024 * 1024
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+TARGET_CHECK = 1.3
+TARGET_BUILD = 1.2
+TARGET_PAGE_GROWTH = 1.2
+TARGET_RELOAD = 1.5
+TARGET_MEMORY_MIB = 1024
+
+
+def say(message: str) -> None:
+    """Progress goes to stderr, so stdout is only the report."""
+    print(message, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Row:
+    """Everything measured for one size."""
+
+    size: str
+    catalog: Path
+    roles: int = 0
+    languages: int = 0
+    check: list[float] = field(default_factory=list)
+    floor: list[float] = field(default_factory=list)
+    plugin: list[float] = field(default_factory=list)
+    plain: list[float] = field(default_factory=list)
+    plugin_rss_kib: list[int] = field(default_factory=list)
+    plain_rss_kib: list[int] = field(default_factory=list)
+    page_bytes: float | None = None
+    serve: serve.ServeResult | None = None
+    failures: list[str] = field(default_factory=list)
+
+    def check_ratio(self) -> float | None:
+        return _paired_ratio(self.check, self.floor)
+
+    def build_ratio(self) -> float | None:
+        return _paired_ratio(self.plugin, self.plain)
+
+
+def _paired_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float | None:
+    """The median of per-run ratios: each run measured both back to back, under the same noise."""
+    return median([a / b for a, b in zip(numerators, denominators, strict=False) if b > 0])
+
+
+# --- catalogs --------------------------------------------------------------------------------
+
+
+def catalog_for(size: str, work: Path) -> Path:
+    """S: a fresh copy of ``catalog/``. M, L: the cached synthetic catalog, generated if needed."""
+    roles = SIZES[size]
+    if roles is None:
+        copy = work / "run" / "S-catalog"
+        if copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(REPO / "catalog", copy)
+        return copy
+    params = {"roles": roles, "languages": LANGUAGES, "instructions": INSTRUCTIONS, "seed": 1}
+    key = hashlib.sha256(
+        json.dumps(params).encode() + (REPO / "bench" / "generate.py").read_bytes()
+    ).hexdigest()[:12]
+    target = work / "catalogs" / f"{size}-{key}"
+    stamp = target.with_suffix(".done")
+    if stamp.exists() and target.is_dir():
+        say(f"{size}: cached catalog {_shown(target)}")
+        return target
+    for old in (work / "catalogs").glob(f"{size}-*"):
+        shutil.rmtree(old) if old.is_dir() else old.unlink()
+    say(f"{size}: generating {roles:,} roles x {len(LANGUAGES)} languages ...")
+    started = time.perf_counter()
+    generate(target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1)
+    stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
+    say(f"{size}: generated in {time.perf_counter() - started:.1f} s")
+    return target
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(REPO).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _shape(catalog: Path) -> tuple[int, int, int]:
+    """Roles, languages and bytes of index and bundle files, read plainly from the index."""
+    index = json.loads((catalog / "index.json").read_text(encoding="utf-8"))
+    roles = sum(len(b["roles"]) for b in index["bundles"])
+    languages = len({lang for b in index["bundles"] for lang in b["languages"]})
+    size = sum(p.stat().st_size for p in catalog.rglob("*.json"))
+    return roles, languages, size
+
+
+# --- stages ----------------------------------------------------------------------------------
+
+
+def _floor(catalog: Path) -> Run:
+    return run([sys.executable, str(REPO / "bench" / "floor.py"), str(catalog)], cwd=REPO)
+
+
+def _check(catalog: Path) -> Run:
+    return run([sys.executable, "-m", "build_tools", "check", "--catalog", str(catalog)], cwd=REPO)
+
+
+def _build(config: Path, site: Path, cwd: Path, catalog: Path | None) -> Run:
+    if site.exists():
+        shutil.rmtree(site)
+    env = {"NO_MKDOCS_2_WARNING": "1"}
+    if catalog is not None:
+        env["ROLES_CATALOG_DIR"] = str(catalog)
+    argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
+    return run(argv, cwd=cwd, env=env)
+
+
+def _record(
+    row: Row, what: str, result: Run, times: list[float], ok: Callable[[Run], bool]
+) -> bool:
+    if ok(result):
+        times.append(result.seconds)
+        return True
+    row.failures.append(f"{what} failed (exit {result.returncode}):\n{result.tail()}")
+    say(f"{row.size}: {what} FAILED:\n{result.tail()}")
+    return False
+
+
+def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) -> Row:
+    """Check vs floor, then plugin build vs plain build, for one catalog size."""
+    catalog = catalog_for(size, work)
+    row = Row(size, catalog)
+    row.roles, row.languages, _bytes = _shape(catalog)
+    say(f"{size}: {row.roles:,} roles x {row.languages} languages, {_bytes / MiB:.1f} MiB of JSON")
+
+    _floor(catalog), _check(catalog)  # warm the page cache and the bytecode caches alike
+    for number in range(runs):
+        _record(row, "floor", _floor(catalog), row.floor, lambda r: r.ok)
+        _record(
+            row,
+            "rolecat check",
+            _check(catalog),
+            row.check,
+            lambda r: r.ok and r.stdout.strip() == "OK",
+        )
+        say(f"{size}: check/floor run {number + 1}/{runs}")
+
+    scratch = work / "run"
+    project = scratch / f"{size}-plain"
+    say(f"{size}: writing the plain-MkDocs project (the same pages as Markdown) ...")
+    plain_config, role_pages = plain.prepare(catalog, project, REPO)
+    plugin_site, plain_site = scratch / f"{size}-site-plugin", scratch / f"{size}-site-plain"
+    for number in range(build_runs):
+        result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog)
+        if _record(row, "plugin build", result, row.plugin, lambda r: r.ok):
+            row.plugin_rss_kib.append(result.max_rss_kib)
+        result = _build(plain_config, plain_site, project, None)
+        if _record(row, "plain build", result, row.plain, lambda r: r.ok):
+            row.plain_rss_kib.append(result.max_rss_kib)
+        say(
+            f"{size}: builds run {number + 1}/{build_runs}: plugin {_secs(row.plugin[-1:])}, "
+            f"plain {_secs(row.plain[-1:])}"
+        )
+    if row.plugin:
+        sizes = [(plugin_site / page).stat().st_size for page in role_pages]
+        row.page_bytes = sum(sizes) / len(sizes) if sizes else None
+    if not keep:
+        for path in (project, plugin_site, plain_site):
+            shutil.rmtree(path, ignore_errors=True)
+    return row
+
+
+def measure_serve(row: Row, work: Path, edits: int) -> None:
+    say(f"{row.size}: make serve, {edits} one-role edit(s) ...")
+    row.serve = serve.measure(row.catalog, work / "run", REPO, edits)
+    for problem in row.serve.problems:
+        say(f"{row.size}: serve: {problem}")
+
+
+# --- report ----------------------------------------------------------------------------------
+
+
+def _secs(values: Sequence[float]) -> str:
+    value = median(values)
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def _ratio(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}{TIMES}"
+
+
+def _mib(values: Sequence[int]) -> str:
+    return f"{max(values) / 1024:,.0f} MiB" if values else "—"
+
+
+def table(rows: Sequence[Row]) -> str:
+    header = [
+        "size",
+        f"roles {TIMES} langs",
+        "rolecat check",
+        "floor",
+        "check/floor",
+        "plugin build",
+        "plain build",
+        "plugin/plain",
+        "bytes/role page",
+        "peak RSS plugin (plain)",
+        "serve edit→reload",
+    ]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        reload = "—"
+        if row.serve is not None:
+            reload = _secs(row.serve.reloads) if row.serve.reloads else "failed"
+            if row.serve.reloads and not row.serve.correct:
+                reload += " (wrong page)"
+        cells = [
+            row.size,
+            f"{row.roles:,} {TIMES} {row.languages}",
+            _secs(row.check),
+            _secs(row.floor),
+            _ratio(row.check_ratio()),
+            _secs(row.plugin),
+            _secs(row.plain),
+            _ratio(row.build_ratio()),
+            "—" if row.page_bytes is None else f"{row.page_bytes:,.0f}",
+            f"{_mib(row.plugin_rss_kib)} ({_mib(row.plain_rss_kib).removesuffix(' MiB')})",
+            reload,
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def targets(rows: dict[str, Row]) -> list[tuple[str, bool | None, str]]:
+    """Each target of the issue: its text, whether it holds (None: not measured), the numbers."""
+    found: list[tuple[str, bool | None, str]] = []
+    large, medium = rows.get("L"), rows.get("M")
+
+    ratio = large.check_ratio() if large else None
+    found.append(
+        (
+            f"rolecat check ≤ {TARGET_CHECK}{TIMES} the floor at L",
+            None if ratio is None else ratio <= TARGET_CHECK,
+            f"{_ratio(ratio)}",
+        )
+    )
+    ratio = medium.build_ratio() if medium else None
+    found.append(
+        (
+            f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material, same pages, at M",
+            None if ratio is None else ratio <= TARGET_BUILD,
+            f"{_ratio(ratio)}",
+        )
+    )
+    growth = None
+    if large and medium and large.page_bytes and medium.page_bytes:
+        growth = large.page_bytes / medium.page_bytes
+    found.append(
+        (
+            f"bytes per role page at L ≤ {TARGET_PAGE_GROWTH}{TIMES} M",
+            None if growth is None else growth <= TARGET_PAGE_GROWTH,
+            f"{_ratio(growth)}"
+            + (
+                f" ({large.page_bytes:,.0f} / {medium.page_bytes:,.0f} bytes)"
+                if growth and large and medium and large.page_bytes and medium.page_bytes
+                else ""
+            ),
+        )
+    )
+    served = medium.serve if medium else None
+    reload = median(served.reloads) if served else None
+    found.append(
+        (
+            f"make serve: one-role edit at M rebuilt and reloaded in ≤ {TARGET_RELOAD} s, "
+            "rest of the site correct",
+            None
+            if served is None
+            else (reload is not None and served.correct and reload <= TARGET_RELOAD),
+            ("—" if reload is None else f"{reload:.2f} s")
+            + ("" if served is None else f", site correct: {'yes' if served.correct else 'NO'}"),
+        )
+    )
+    peak = max(large.plugin_rss_kib) / 1024 if large and large.plugin_rss_kib else None
+    found.append(
+        (
+            f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB (1 GiB)",
+            None if peak is None else peak < TARGET_MEMORY_MIB,
+            "—" if peak is None else f"{peak:,.0f} MiB",
+        )
+    )
+    return found
+
+
+def environment() -> str:
+    """What the numbers were measured on, so a pasted table says where it came from."""
+    versions = ", ".join(
+        f"{name} {metadata.version(name)}" for name in ("mkdocs", "mkdocs-material", "Jinja2")
+    )
+    try:
+        commit = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        commit = "?"
+    return (
+        f"{time.strftime('%Y-%m-%d')}, commit {commit or '?'}, Python {platform.python_version()}, "
+        f"{versions}, {os.cpu_count()} CPUs, {platform.machine()}"
+    )
+
+
+def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
+    by_size = {row.size: row for row in rows}
+    out = [table(rows), ""]
+    runs = f"{args.runs} run{'s' if args.runs != 1 else ''}"
+    note = f"Median of {runs} each"
+    if "L" in by_size:
+        builds = min(args.runs, args.l_build_runs)
+        note += f" (the mkdocs builds at L: {builds} run{'s' if builds != 1 else ''} each)"
+    out.append(
+        note + "; ratios are medians of per-run ratios, each run timing both commands back to back."
+    )
+    out.append(
+        "rolecat check: `python -m build_tools check --catalog DIR` (prints OK). floor: "
+        "bench/floor.py, json.loads of every file + every role's lock hash, nothing else. "
+        "plugin build: `mkdocs build` of mkdocs.yml; plain build: the same pages as Markdown, same "
+        "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
+        "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."
+    )
+    for row in rows:
+        if row.serve is not None:
+            served = row.serve
+            each = ", ".join(f"{s:.2f}" for s in served.reloads) or "none"
+            startup = "—" if served.startup is None else f"{served.startup:.1f} s"
+            out.append(
+                f"serve at {row.size}: `make serve`, first build until the home page is served "
+                f"{startup}; one-role edits (instructions of one role in one language file, no "
+                f"version bump), write to reload signal: {each} s; site correct after each edit: "
+                f"{'yes' if served.correct else 'NO'}"
+            )
+            out.extend(f"  - {problem}" for problem in served.problems)
+    for row in rows:
+        out.extend(f"{row.size}: {failure}" for failure in row.failures)
+    out.append(f"Measured {environment()}.")
+    out += ["", "Targets:"]
+    for text, holds, numbers in targets(by_size):
+        mark = "? NOT MEASURED" if holds is None else ("✔ MET" if holds else "✘ NOT MET")
+        out.append(f"  {mark:<15} {text}: {numbers}")
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--sizes", default="S,M,L", help="comma-separated, of S, M, L")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
+    parser.add_argument(
+        "--l-build-runs",
+        type=int,
+        default=1,
+        help="runs of each mkdocs build at L, at most --runs (a build of L takes minutes)",
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=REPO / ".bench",
+        help="work directory: cached catalogs stay, the rest is removed unless --keep",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the built sites and plain projects"
+    )
+    args = parser.parse_args(argv)
+    sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
+    unknown = [s for s in sizes if s not in SIZES]
+    if unknown or not sizes or args.runs < 1 or args.l_build_runs < 1:
+        parser.error(f"sizes are S, M and L; runs at least 1 (got {args.sizes!r}, {args.runs})")
+    work: Path = args.work.resolve()
+    (work / "run").mkdir(parents=True, exist_ok=True)
+
+    rows = []
+    for size in [s for s in SIZES if s in sizes]:
+        build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
+        row = measure_size(size, work, args.runs, build_runs, args.keep)
+        if size == "M":
+            measure_serve(row, work, args.runs)
+        rows.append(row)
+    if not args.keep:
+        shutil.rmtree(work / "run", ignore_errors=True)
+    print(report(rows, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The floor for ``rolecat check``: bare Python reading the same files and hashing every role.
+
+No checking at all, only what any check must do at least: read the index and every bundle file
+with ``json.loads`` and compute each role's canonical content hash. It is written again here with
+``json`` and ``hashlib`` only (it imports nothing from ``build_tools``), so the floor carries none
+of the checker's costs; it compares its hashes with the lock to prove it did the same work.
+
+``python bench/floor.py CATALOG_DIR`` prints ``<roles> roles, <files> files, <bytes> bytes`` and
+exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
+"""The hashed fields in the lock's order (the upstream checker's ``JSON.stringify`` order)."""
+
+
+def read(path: Path) -> tuple[Any, int]:
+    """A JSON file's value and its size in bytes."""
+    raw = path.read_bytes()
+    return json.loads(raw), len(raw)
+
+
+def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
+    """Every role's hash over its languages (sorted), with the file count and bytes read."""
+    index, size = read(root / "index.json")
+    files = 1
+    hashes: dict[str, str] = {}
+    for bundle in index["bundles"]:
+        roles: dict[str, dict[str, dict[str, Any]]] = {r["slug"]: {} for r in bundle["roles"]}
+        for language in bundle["languages"]:
+            data, length = read(root / "bundles" / bundle["id"] / f"{language}.json")
+            files, size = files + 1, size + length
+            for role in data["roles"]:
+                if role["slug"] in roles:
+                    roles[role["slug"]][language] = role
+        for slug, by_language in roles.items():
+            canonical = [
+                [language, {name: by_language[language].get(name) for name in FIELDS}]
+                for language in sorted(by_language)
+            ]
+            text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
+            hashes[slug] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashes, files, size
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[1])
+    hashes, files, size = role_hashes(root)
+    lock, _ = read(root / "content-hashes.json")
+    wrong = sorted(
+        s for s in hashes.keys() | lock.keys() if hashes.get(s) != lock.get(s, {}).get("hash")
+    )
+    if wrong:
+        print(f"floor: {len(wrong)} hashes differ from the lock, e.g. {wrong[:3]}", file=sys.stderr)
+        return 1
+    print(f"{len(hashes)} roles, {files} files, {size} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
