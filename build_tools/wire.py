@@ -26,11 +26,18 @@ FORMATS: tuple[Format, ...] = ("json", "yaml")
 INDEX_STEM = "index"
 
 
-def raw_files(catalog: Catalog, formats: Sequence[Format] = FORMATS) -> dict[str, bytes]:
+def raw_files(
+    catalog: Catalog,
+    formats: Sequence[Format] = FORMATS,
+    memo: dict[tuple[Format, bytes], bytes] | None = None,
+) -> dict[str, bytes]:
     """Site-relative path -> bytes of every raw file, in sorted path order.
 
-    ``catalog`` must come from a check without errors.
+    ``catalog`` must come from a check without errors. ``memo`` keeps files written anew from one
+    call to the next, by source bytes: a preview that rebuilds after each edit rewrites only the
+    files that changed. It holds only what this call used.
     """
+    used: dict[tuple[Format, bytes], bytes] = {}
     files: dict[str, bytes] = {}
     documents = [(INDEX_STEM, catalog.index)]
     for bundle in catalog.bundles:
@@ -38,7 +45,14 @@ def raw_files(catalog: Catalog, formats: Sequence[Format] = FORMATS) -> dict[str
             documents.append((wire_path(bundle.id, language, ""), bundle.files[language].document))
     for stem, document in documents:
         for format in formats:
-            files[stem + EXTENSIONS[format]] = published_bytes(document, format)
+            key = (format, document.raw)
+            if memo is not None and not document.inlined and key in memo:
+                used[key] = files[stem + EXTENSIONS[format]] = memo[key]
+                continue
+            used[key] = files[stem + EXTENSIONS[format]] = published_bytes(document, format)
+    if memo is not None:
+        memo.clear()
+        memo.update(used)
     files[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
     files[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
     return dict(sorted(files.items()))

@@ -20,6 +20,7 @@ from markupsafe import escape
 from build_tools import site_paths, wire
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.formats import Format
 from site_plugins.labels import FALLBACK, labels, language_name
 
 
@@ -77,7 +78,8 @@ class Renderer:
         templates_dir: Path,
         *,
         use_directory_urls: bool = True,
-        formats: Sequence[wire.Format] = wire.FORMATS,
+        formats: Sequence[Format] = wire.FORMATS,
+        memo: dict[str, str] | None = None,
     ) -> None:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
@@ -89,11 +91,28 @@ class Renderer:
         # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
         self.use_directory_urls = use_directory_urls
+        self.templates_dir = templates_dir
+        # Rendered pages by template, template files and context: a preview rebuild renders
+        # only the pages an edit changed. Each renderer keeps what it used, nothing older.
+        self._previous = dict(memo) if memo is not None else None
+        self._memo = memo
+        if memo is not None:
+            memo.clear()
+        self._stamp = "".join(
+            f"{p}:{p.stat().st_mtime_ns};" for p in sorted(Path(templates_dir).rglob("*.html"))
+        )
         self.formats = formats
         """The published wire formats: raw-file links point at the first."""
 
     def render(self, template: str, **context: Any) -> str:
-        return self.env.get_template(template).render(**context)
+        if self._memo is None or self._previous is None:
+            return self.env.get_template(template).render(**context)
+        key = self._stamp + template + json.dumps(context, sort_keys=True, default=str)
+        html = self._previous.get(key)
+        if html is None:
+            html = self.env.get_template(template).render(**context)
+        self._memo[key] = html
+        return html
 
     def linker(self, src_uri: str) -> Linker:
         return Linker(page_dir(src_uri), self.use_directory_urls)

@@ -12,18 +12,19 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from site_plugins import pages
+from site_plugins import pages, preview
 from site_plugins.config import RolesCatalogConfig
 
 log = get_plugin_logger(__name__)
@@ -41,9 +42,22 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # Page paths of the last good build: while serving a broken catalog, each shows the problems
         # so a browser that live-reloads any role page lands on them instead of a 404.
         self.last_good: list[str] = []
+        self.incremental: preview.Incremental | None = None
+        # While serving, what the last build wrote anew (raw files, page contents), reused as is.
+        self.raw_memo: dict[Any, bytes] | None = None
+        self.render_memo: dict[str, str] | None = None
+        self.files = Files([])
+        self.rebuilt: list[str] = []
+        self.compiled_templates = preview.CompiledTemplates()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        # `make serve` runs `mkdocs serve --dirty`: each edit rebuilds only the pages it changed.
+        self.incremental = preview.Incremental() if self.serving and dirty else None
+        if self.incremental is not None:
+            logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
+        if self.serving:
+            self.raw_memo, self.render_memo = {}, {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.catalog, self.problems, self.pages = None, [], {}
@@ -58,8 +72,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
             formats=self.config.formats,
+            memo=self.render_memo,
         )
         result = check_catalog(self.catalog_dir, lock)
+        if self.serving and result.catalog is not None and _only_lock(result.diagnostics):
+            # While editing, a changed role is previewed before its version is bumped; the lock
+            # is enforced where it matters, by `mkdocs build` and `rolecat check`.
+            lines = "\n".join(str(d) for d in result.diagnostics)
+            log.info(f"the preview shows unrecorded changes; `mkdocs build` refuses them:\n{lines}")
+            result.diagnostics = []
         if result.ok and result.catalog is not None:
             taken = _handwritten_names(Path(config.docs_dir), config.use_directory_urls)
             self._settle(config, result.catalog, site_paths.collisions(result.catalog, taken))
@@ -101,7 +122,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             problems = site_paths.collisions(self.catalog, taken)
             generated: dict[str, bytes | str] = {}
             if not problems:
-                generated.update(wire.raw_files(self.catalog, self.config.formats))
+                generated.update(wire.raw_files(self.catalog, self.config.formats, self.raw_memo))
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(
@@ -145,8 +166,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
         docs = Path(config.docs_dir)
+        fingerprints: dict[str, str] = {}
         for path, content in generated.items():
-            file = File.generated(config, path, content=content)
+            file = preview.GeneratedFile.generated(config, path, content=content)
+            page = self.pages.get(path)
+            fingerprints[path] = (
+                preview.digest(page.html, page.title, page.lang, page.alternates, page.in_nav)
+                if page is not None
+                else preview.digest(content)
+            )
             page = self.pages.get(path)
             if page is not None:
                 if not page.in_nav:
@@ -157,6 +185,45 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                     source = self.catalog_dir / page.source
                     file.edit_uri = posixpath.relpath(source.as_posix(), docs.resolve().as_posix())
             files.append(file)
+        self.files = files
+        if self.incremental is not None:
+            self.incremental.mark(
+                files, fingerprints, self._site_wide(config), Path(config.site_dir)
+            )
+
+    def _site_wide(self, config: MkDocsConfig) -> str:
+        """What every page shows: the navigation, and the templates it is rendered with."""
+        templates = [self.renderer.templates_dir]
+        if config.theme.custom_dir:
+            templates.append(Path(config.theme.custom_dir))
+        stamps = sorted(
+            (str(p), p.stat().st_mtime_ns)
+            for d in templates
+            if d.is_dir()
+            for p in d.rglob("*")
+            if p.is_file()
+        )
+        return preview.digest(config.nav, config.site_url, stamps)
+
+    def on_env(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment:
+        if self.serving:
+            env.bytecode_cache = self.compiled_templates
+        return env
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        self.rebuilt.append(page.url)
+        return page
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        self.rebuilt = []
+
+    @event_priority(-100)  # after the search plugin has written its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.incremental is not None:
+            urls = [f.page.url for f in self.files.documentation_pages() if f.page is not None]
+            self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -199,6 +266,10 @@ def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
         else:
             names.append(entry.name)
     return names
+
+
+def _only_lock(diagnostics: list[Diagnostic]) -> bool:
+    return bool(diagnostics) and all(d.rule.startswith("lock-") for d in diagnostics)
 
 
 def _shown(path: Path) -> str:

@@ -6,13 +6,16 @@ build is visible), the same signal a browser reloads on: no sleeping, no guessin
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from markupsafe import escape
 
-from build_tools.check import check_catalog
+from build_tools.check import check_catalog, update_lock
 from tests.site.helpers import OUR_CATALOG, Served, copy_catalog, serve
 
 
@@ -35,11 +38,12 @@ def next_build(served: Served, after: int) -> int:
             return seen
 
 
-def test_serve_shows_problems_and_recovers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("make", [False, True], ids=["mkdocs-serve", "make-serve-dirty"])
+def test_serve_shows_problems_and_recovers(tmp_path: Path, make: bool) -> None:
     catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
     ru = catalog / "bundles/engineering/ru.json"
     good = ru.read_text(encoding="utf-8")
-    with serve(catalog) as served:
+    with serve(catalog, make=make) as served:
         role = f"{served.url}en/engineering/code-reviewer/"
         page = get(role)
         assert "Code Reviewer" in page
@@ -63,3 +67,69 @@ def test_serve_shows_problems_and_recovers(tmp_path: Path) -> None:
         assert "Code Reviewer" in page and "The catalog has problems" not in page
     assert not any("Traceback" in line for line in served.lines), "\n".join(served.lines)
     assert not any("appear stuck" in line for line in served.lines)
+
+
+def without_reload(html: str) -> str:
+    """A served page less the live-reload call, which carries the moment of the request."""
+    return re.sub(r"livereload\(\d+, \d+\)", "", html)
+
+
+def search_index(served: Served) -> list[dict[str, str]]:
+    docs: list[dict[str, str]] = json.loads(get(f"{served.url}search/search_index.json"))["docs"]
+    return docs
+
+
+def edit(path: Path, change: object) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def test_make_serve_rebuilds_only_what_an_edit_changed(tmp_path: Path) -> None:
+    """`make serve` runs `mkdocs serve --dirty`: the edited pages change, the rest stays right."""
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    en = catalog / "bundles/engineering/en.json"
+    with serve(catalog, make=True) as served:
+        edited, untouched = (
+            f"{served.url}en/engineering/{slug}/" for slug in ("code-reviewer", "test-engineer")
+        )
+        before = without_reload(get(untouched))
+        locations = sorted(d["location"] for d in search_index(served))
+        build = epoch(get(edited))
+
+        # An unbumped edit is previewed (the lock is only logged), and only its page changes.
+        edit(
+            en,
+            lambda d: d["roles"][0].update(
+                instructions=d["roles"][0]["instructions"] + " Zanzibar quokka."
+            ),
+        )
+        build = next_build(served, build)
+        assert "Zanzibar quokka." in get(edited)
+        assert without_reload(get(untouched)) == before
+        docs = search_index(served)
+        assert sorted(d["location"] for d in docs) == locations
+        assert any("Zanzibar quokka" in d["text"] for d in docs)
+        served.wait_for("the preview shows unrecorded changes")
+
+        # A rename with a version bump changes several pages; the search index stays whole.
+        edit(en, lambda d: d["roles"][0].update(name="Code Critic"))
+        edit(catalog / "index.json", lambda d: d["bundles"][0]["roles"][0].update(version=2))
+        assert update_lock(catalog).diagnostics == []
+        build = next_build(served, build)
+        assert "Code Critic" in get(f"{served.url}en/engineering/")
+        assert "Code Critic" in get(f"{served.url}ru/engineering/code-reviewer/")
+        docs = search_index(served)
+        assert sorted(d["location"] for d in docs) == locations
+        assert len({(d["location"], d["text"]) for d in docs}) == len(docs)
+
+        # A removed role leaves no page behind.
+        for path in (en, catalog / "bundles/engineering/ru.json"):
+            edit(path, lambda d: d["roles"].pop(1))
+        edit(catalog / "index.json", lambda d: d["bundles"][0]["roles"].pop(1))
+        assert update_lock(catalog).diagnostics == []
+        next_build(served, build)
+        with pytest.raises(urllib.error.HTTPError):
+            get(untouched)
+        assert not [d for d in search_index(served) if "test-engineer" in d["location"]]
+    assert not any("Traceback" in line for line in served.lines), "\n".join(served.lines)

@@ -1,0 +1,145 @@
+"""A fast edit-preview loop: ``mkdocs serve --dirty`` rebuilds only the pages an edit changed.
+
+MkDocs 1.6 counts every generated file as modified, so ``--dirty`` alone rebuilds the whole site.
+Generated files here say whether they changed since the last build. What ``--dirty`` leaves to
+plugins is done here too: the pages of removed roles are deleted, hand-written pages are rebuilt
+when the navigation changes, and the search index, which Material merges correctly only when a
+single page was rebuilt, is merged page by page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.bccache
+from mkdocs.structure.files import File, Files
+
+SEARCH_INDEX = "search/search_index.json"
+
+
+class GeneratedFile(File):
+    """A generated file that knows whether its content changed since the previous build."""
+
+    changed: bool = True
+
+    def is_modified(self) -> bool:
+        return self.changed
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The theme's templates, compiled once per preview session instead of at every rebuild
+    (MkDocs makes a new template environment each time). Jinja2 checks each template's source
+    checksum, so an edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+class DirtyBuildNotice(logging.Filter):
+    """Drops MkDocs' warning about dirty builds: here they are exact, and under ``strict`` the
+    warning would abort every rebuild of the preview."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "A 'dirty' build is being performed" not in record.getMessage()
+
+
+def digest(*parts: object) -> str:
+    """A fingerprint of what a file shows; texts and bytes are hashed without copying them."""
+    hasher = hashlib.sha1()
+    for part in parts:
+        if isinstance(part, bytes):
+            hasher.update(part)
+        elif isinstance(part, str):
+            hasher.update(part.encode("utf-8", "surrogatepass"))
+        else:
+            hasher.update(repr(part).encode("utf-8", "surrogatepass"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+class Incremental:
+    """What the previous build published, to tell a dirty rebuild what changed."""
+
+    def __init__(self) -> None:
+        self.site_wide = ""
+        self.fingerprints: dict[str, str] = {}
+        self.search: dict[str, list[dict[str, Any]]] = {}
+        self.search_config: dict[str, Any] | None = None
+
+    def mark(
+        self, files: Files, fingerprints: dict[str, str], site_wide: str, site_dir: Path
+    ) -> None:
+        """Flag each generated file changed or not; clear what a dirty build would leave stale."""
+        everything = site_wide != self.site_wide
+        for file in files:
+            if isinstance(file, GeneratedFile):
+                file.changed = everything or self.fingerprints.get(
+                    file.src_uri
+                ) != fingerprints.get(file.src_uri)
+            elif everything and file.is_documentation_page():
+                # A hand-written page carries the navigation too: without its output MkDocs
+                # rebuilds it.
+                _remove(site_dir / file.dest_uri)
+        for gone in self.fingerprints.keys() - fingerprints.keys():
+            _remove(site_dir / _dest_uri(gone))
+        self.fingerprints, self.site_wide = fingerprints, site_wide
+
+    def merge_search_index(self, site_dir: Path, rebuilt: list[str], pages: list[str]) -> None:
+        """Rewrite the search index from the previous one and the entries of the rebuilt pages.
+
+        ``rebuilt`` and ``pages`` are page URLs, in build order. Material appends the rebuilt
+        pages' entries after the previous ones, starting with the first rebuilt page.
+        """
+        path = site_dir / SEARCH_INDEX
+        try:
+            written = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return
+        entries: list[dict[str, Any]] = written.get("docs", [])
+        if self.search_config is None or not rebuilt:
+            self.search_config = written.get("config")
+            self.search = _by_page(entries)
+            return
+        start = next((i for i, e in enumerate(entries) if e.get("location") == rebuilt[0]), None)
+        fresh = _by_page(entries[start:] if start is not None else [])
+        for url in rebuilt:
+            self.search[url] = fresh.get(url, [])
+        self.search = {
+            url: self.search.get(url, [])
+            for url in dict.fromkeys([*self.search, *pages])
+            if url in pages
+        }
+        docs = [entry for url in self.search for entry in self.search[url]]
+        data = {"config": self.search_config, "docs": docs}
+        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+
+
+def _by_page(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        grouped.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
+    return grouped
+
+
+def _dest_uri(src_uri: str) -> str:
+    return src_uri[: -len(".md")] + ".html" if src_uri.endswith(".md") else src_uri
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(path)
