@@ -31,7 +31,7 @@ site: $(BIN)/rolecat
 # DEV_ADDR=127.0.0.1:8001 picks another address; ROLES_CATALOG_DIR another catalog.
 DEV_ADDR ?= 127.0.0.1:8000
 serve: $(BIN)/rolecat
-	$(BIN)/mkdocs serve --livereload --dev-addr $(DEV_ADDR)
+	$(BIN)/mkdocs serve --livereload --dirty --dev-addr $(DEV_ADDR)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check build_tools site_plugins tests bench
