@@ -42,7 +42,7 @@ class CheckResult:
 
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
-    """Parsing allocates millions of objects and no cycles; the collector would only rescan them."""
+    """Checking allocates millions of objects and no cycles: the collector would only rescan."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -59,7 +59,11 @@ def default_lock(root: Path) -> Path:
 def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
     """Every rule of the catalog, then the lock; diagnostics sorted by file and position."""
     with _no_cycle_collection():
-        catalog, diagnostics = load_catalog(DirectorySource(root))
+        return _check(root, lock_path)
+
+
+def _check(root: Path, lock_path: Path | None) -> CheckResult:
+    catalog, diagnostics = load_catalog(DirectorySource(root))
     if catalog is not None:
         diagnostics += run_rules(catalog)
     result = CheckResult(catalog, sorted(set(diagnostics)))
