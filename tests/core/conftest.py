@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import json
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,11 +12,9 @@ import pytest
 
 from build_tools import schema
 from build_tools.check import update_lock
-from build_tools.cli import main
 from build_tools.diagnostics import Diagnostic
 from build_tools.sources import Document
-
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+from tests.support import FIXTURES, Run, run, write_json
 
 
 def role(slug: str, language: str = "en", **fields: Any) -> dict[str, Any]:
@@ -33,28 +29,6 @@ def role(slug: str, language: str = "en", **fields: Any) -> dict[str, Any]:
     }
     base.update(fields)
     return base
-
-
-def write_json(path: Path, value: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def lines(self) -> list[str]:
-        return self.out.splitlines()
-
-
-def run(*argv: str) -> Run:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out, err)
-    return Run(code, out.getvalue(), err.getvalue())
 
 
 @dataclass

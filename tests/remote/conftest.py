@@ -8,7 +8,6 @@ the server must survive.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import re
 import shutil
@@ -25,32 +24,17 @@ from typing import Any
 
 import pytest
 
-from build_tools.cli import main
+# Re-exported for the remote tests.
+from tests.support import OUR_CATALOG as OUR_CATALOG
+from tests.support import REPO as REPO
+from tests.support import UPSTREAM as UPSTREAM
+from tests.support import UPSTREAM_YAML as UPSTREAM_YAML
+from tests.support import Run as Run
+from tests.support import run as run
+from tests.support import write_json as write_json
 
-REPO = Path(__file__).resolve().parents[2]
-OUR_CATALOG = REPO / "catalog"
-UPSTREAM = REPO.parent / "shared" / "fixtures" / "upstream-catalog-json"
-UPSTREAM_YAML = UPSTREAM.parent / "upstream-catalog-yaml"
 PUBLISHED = ("index.json", "bundles")
 """What a deploy carries: never the lock."""
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def lines(self) -> list[str]:
-        return self.out.splitlines()
-
-
-def run(*argv: str) -> Run:
-    """The CLI as a user runs it, through ``main(argv, out, err)``."""
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out, err)
-    return Run(code, out.getvalue(), err.getvalue())
 
 
 def copy_catalog(source: Path, target: Path, *, with_lock: bool = True) -> Path:
@@ -65,11 +49,6 @@ def copy_catalog(source: Path, target: Path, *, with_lock: bool = True) -> Path:
 
 def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def write_json(path: Path, value: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 @dataclass

@@ -8,7 +8,6 @@ log lines are part of what is tested.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import queue
 import shutil
@@ -25,11 +24,14 @@ from typing import Any
 
 from build_tools.check import update_lock
 
-REPO = Path(__file__).resolve().parents[2]
-OUR_CATALOG = REPO / "catalog"
-FIXTURES = REPO.parent / "shared" / "fixtures"
-UPSTREAM = FIXTURES / "upstream-catalog-json"
-UPSTREAM_YAML = FIXTURES / "upstream-catalog-yaml"
+# Re-exported for the site and browser tests.
+from tests.support import FIXTURES as FIXTURES
+from tests.support import OUR_CATALOG as OUR_CATALOG
+from tests.support import REPO as REPO
+from tests.support import UPSTREAM as UPSTREAM
+from tests.support import UPSTREAM_YAML as UPSTREAM_YAML
+from tests.support import write_json
+
 # Fixed, so two builds on either side of midnight still match (the sitemap carries dates).
 SOURCE_DATE_EPOCH = "1700000000"
 
@@ -72,11 +74,6 @@ def build(
 def copy_catalog(source: Path, target: Path) -> Path:
     shutil.copytree(source, target)
     return target
-
-
-def write_json(path: Path, value: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 PAYLOADS = [
