@@ -37,13 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         help="check every rule of a catalog and its content-hash lock",
         description="Check a catalog: prints OK and exits 0, or one line per problem and exits 1.",
     )
-    check.add_argument(
-        "--catalog",
-        type=Path,
-        default=Path("catalog"),
-        metavar="DIR",
-        help="the catalog directory (default: catalog)",
-    )
+    _add_catalog(check)
     check.add_argument(
         "--lock", type=Path, metavar="FILE", help="the lock file (default: DIR/content-hashes.json)"
     )
@@ -70,14 +64,18 @@ def _parser() -> argparse.ArgumentParser:
         "errors.",
     )
     convert.add_argument("--to", choices=["yaml", "json"], required=True, help="the target format")
-    convert.add_argument(
+    _add_catalog(convert)
+    return parser
+
+
+def _add_catalog(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--catalog",
         type=Path,
         default=Path("catalog"),
         metavar="DIR",
         help="the catalog directory (default: catalog)",
     )
-    return parser
 
 
 def _add_timeout(parser: argparse.ArgumentParser) -> None:
