@@ -8,13 +8,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_tools.catalog import Catalog, DirectorySource, load_catalog
+from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
     Change,
     Entry,
     Lock,
+    bundle_hashes,
     changes,
     current_entries,
     diagnose,
@@ -63,14 +64,19 @@ def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
 
 
 def _check(root: Path, lock_path: Path | None) -> CheckResult:
-    catalog, diagnostics = load_catalog(DirectorySource(root))
+    hashes: dict[str, dict[str, str]] = {}
+
+    def hash_bundle(bundle: Bundle) -> None:
+        hashes[bundle.id] = bundle_hashes(bundle)
+
+    catalog, diagnostics = load_catalog(DirectorySource(root), hash_bundle)
     if catalog is not None:
         diagnostics += run_rules(catalog)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     if catalog is None or diagnostics:
         return result
     result.lock, result.lock_unreadable = read_lock(root, lock_path or default_lock(root))
-    result.current = current_entries(catalog)
+    result.current = current_entries(catalog, hashes)
     if result.lock_unreadable:
         result.diagnostics = result.lock_unreadable
     else:

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from build_tools import schema
-from build_tools.catalog import Catalog, relative
+from build_tools.catalog import Bundle, Catalog, relative
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.sources import Document, SourceError, parse_json
 
@@ -31,8 +33,9 @@ def role_hash(by_language: dict[str, dict[str, Any]]) -> str:
         [language, {name: by_language[language].get(name) for name in HASHED_FIELDS}]
         for language in sorted(by_language)
     ]
-    text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # orjson writes what JSON.stringify writes (compact, non-ASCII raw, the same escapes), at twice
+    # the speed of the standard library; a property test holds the two to the same bytes.
+    return hashlib.sha256(orjson.dumps(canonical)).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -45,24 +48,37 @@ class Entry:
     pointer: Pointer = ()
 
 
-def current_entries(catalog: Catalog) -> dict[str, Entry]:
-    """The lock the catalog has now, for every index role found in each of its language files."""
+def bundle_hashes(bundle: Bundle) -> dict[str, str]:
+    """The hash of every role of one bundle, over the language files it has."""
+    hashes: dict[str, str] = {}
+    for _pointer, slug, _version in bundle.roles:
+        texts = {}
+        for language, file in bundle.files.items():
+            found = file.role(slug)
+            if found is not None:
+                texts[language] = found[1]
+        if texts and slug not in hashes:
+            hashes[slug] = role_hash(texts)
+    return hashes
+
+
+def current_entries(
+    catalog: Catalog, known: dict[str, dict[str, str]] | None = None
+) -> dict[str, Entry]:
+    """The lock the catalog has now, for every index role found in each of its language files.
+
+    ``known`` holds :func:`bundle_hashes` by bundle id where they were computed already.
+    """
     entries: dict[str, Entry] = {}
     for bundle in catalog.bundles:
+        hashes = (known or {}).get(bundle.id)
+        if hashes is None:
+            hashes = bundle_hashes(bundle)
         for pointer, slug, version in bundle.roles:
-            if (
-                slug in entries
-                or not isinstance(version, (int, float))
-                or isinstance(version, bool)
-            ):
+            if slug in entries or slug not in hashes:
                 continue
-            texts = {}
-            for language, file in bundle.files.items():
-                found = file.role(slug)
-                if found is not None:
-                    texts[language] = found[1]
-            if texts:
-                entries[slug] = Entry(slug, version, role_hash(texts), (*pointer, "version"))
+            if isinstance(version, (int, float)) and not isinstance(version, bool):
+                entries[slug] = Entry(slug, version, hashes[slug], (*pointer, "version"))
     return entries
 
 

@@ -148,7 +148,6 @@ class _NonFinite:
 def parse_json(path: str, raw: bytes) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw)
-    lines = _LineIndex(text)
     suspicious = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -195,44 +194,69 @@ def parse_json(path: str, raw: bytes) -> Document:
             [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "json-syntax")]
         ) from None
 
-    walk = _Walk(text)
-    walked = False
-    if suspicious or (b"\\u" in raw and _SURROGATE_ESCAPE.search(raw)):
-        walk.run()
-        walked = True
-        if walk.problems:
+    if suspicious or _SURROGATE_ESCAPE.search(raw):  # faster than a plain `in` test first
+        positions = _JsonPositions(raw, text)
+        if positions.walk.problems:
             raise SourceError(
                 [
-                    Diagnostic(path, *_astuple(lines.position(offset)), message, rule, pointer)
-                    for offset, pointer, message, rule in walk.problems
+                    Diagnostic(path, *_astuple(positions.at(offset)), message, rule, pointer)
+                    for offset, pointer, message, rule in positions.walk.problems
                 ]
             )
     if not isinstance(data, dict):
+        start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
         raise SourceError(
             [
                 Diagnostic(
                     path,
-                    *_astuple(lines.position(_WHITESPACE.match(text).end())),  # type: ignore[union-attr]
+                    *_astuple(_LineIndex(text).position(start)),
                     f"the top-level value must be an object, not {json_type(data)}",
                     "top-level",
                 )
             ]
         )
+    lazy = _JsonPositions(raw)
+    return Document(path, data, lazy.value, lazy.key, raw)
 
-    def value_position(pointer: Pointer) -> Position | None:
-        nonlocal walked
-        if not walked:
-            walk.run()
-            walked = True
-        offset = walk.values.get(pointer)
-        return None if offset is None else lines.position(offset)
 
-    def key_position(pointer: Pointer) -> Position | None:
-        value_position(())
-        offset = walk.keys.get(pointer)
-        return None if offset is None else lines.position(offset)
+class _JsonPositions:
+    """Where each value and key of a JSON file stands, worked out on first use only.
 
-    return Document(path, data, value_position, key_position, raw)
+    Most files never need a position, and keeping their decoded text for it would double the
+    memory a large catalog takes: the text is decoded again from the bytes when asked.
+    """
+
+    def __init__(self, raw: bytes, text: str | None = None) -> None:
+        self._raw = raw
+        self._walk: _Walk | None = None
+        self._lines: _LineIndex | None = None
+        if text is not None:
+            self._start(text)
+
+    def _start(self, text: str) -> None:
+        self._walk = _Walk(text)
+        self._walk.run()
+        self._lines = _LineIndex(text)
+
+    @property
+    def walk(self) -> _Walk:
+        if self._walk is None:
+            self._start(self._raw.decode("utf-8"))
+        assert self._walk is not None
+        return self._walk
+
+    def at(self, offset: int) -> Position:
+        self.walk  # noqa: B018 - makes sure the line index exists
+        assert self._lines is not None
+        return self._lines.position(offset)
+
+    def value(self, pointer: Pointer) -> Position | None:
+        offset = self.walk.values.get(pointer)
+        return None if offset is None else self.at(offset)
+
+    def key(self, pointer: Pointer) -> Position | None:
+        offset = self.walk.keys.get(pointer)
+        return None if offset is None else self.at(offset)
 
 
 def _astuple(position: Position) -> tuple[int, int]:

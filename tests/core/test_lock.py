@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from build_tools.lock import HASHED_FIELDS, role_hash
 from tests.core.conftest import FIXTURES, Catalog, role, run
 from tests.core.test_rules import value
 
@@ -183,3 +188,29 @@ def test_module_and_script_are_the_same_program(catalog: Catalog) -> None:
             [*command, "check", "--catalog", str(catalog.root)], capture_output=True, text=True
         )
         assert (done.returncode, done.stdout) == (0, "OK\n")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["en", "ru", "x-y"]),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                field: st.text(st.characters(exclude_categories=("Cs",)))
+                | st.none()
+                | st.booleans()
+                for field in HASHED_FIELDS
+            },
+        ),
+        min_size=1,
+    )
+)
+def test_role_hash_is_sha256_of_json_stringify(by_language: dict[str, dict[str, object]]) -> None:
+    """The canonical text as JSON.stringify writes it; Python's json module writes the same."""
+    canonical = [
+        [lang, {name: by_language[lang].get(name) for name in HASHED_FIELDS}]
+        for lang in sorted(by_language)
+    ]
+    text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
+    assert role_hash(by_language) == hashlib.sha256(text.encode("utf-8")).hexdigest()
