@@ -7,9 +7,10 @@ Links are relative to the page, so the site works at a domain root and under any
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,16 +37,21 @@ class Alternate:
 
 @dataclass(frozen=True)
 class SitePage:
-    """One generated page: where it goes, its plain-text title and its rendered content."""
+    """One generated page: where it goes, its plain-text title and how to render its content."""
 
     src_uri: str
     title: str
     lang: str
-    html: str
+    content: Callable[[], str]
+    """Renders the page's content on demand: a large catalog's pages are never all in memory."""
     in_nav: bool
     source: str | None = None
     """The catalog file the page shows, relative to the catalog (for edit links)."""
     alternates: tuple[Alternate, ...] = field(default=())
+
+    @property
+    def html(self) -> str:
+        return self.content()
 
 
 def catalog_languages(catalog: Catalog) -> list[str]:
@@ -103,6 +109,10 @@ class Renderer:
         )
         self.formats = formats
         """The published wire formats: raw-file links point at the first."""
+
+    def later(self, template: str, **context: Any) -> Callable[[], str]:
+        """The page's content, rendered when asked for (from the context captured now)."""
+        return functools.partial(self.render, template, **context)
 
     def render(self, template: str, **context: Any) -> str:
         if self._memo is None or self._previous is None:
@@ -193,7 +203,7 @@ def _home(
                 ],
             }
         )
-    html = renderer.render(
+    html = renderer.later(
         "home.html",
         l=words,
         lang=FALLBACK,
@@ -241,7 +251,7 @@ def _language(
         for bundle in catalog.bundles
         if language in bundle.files
     ]
-    html = renderer.render(
+    html = renderer.later(
         "language.html",
         l=words,
         lang=language,
@@ -273,7 +283,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
                 "href": link.page(site_paths.role_page(language, bundle.id, slug)),
             }
         )
-    html = renderer.render(
+    html = renderer.later(
         "bundle.html",
         l=words,
         lang=language,
@@ -317,7 +327,7 @@ def _role(
     found = file.role(slug)
     role: dict[str, Any] = found[1] if found else {"slug": slug}
     model = role.get("modelConfig")
-    html = renderer.render(
+    html = renderer.later(
         "role.html",
         l=words,
         lang=language,
@@ -368,7 +378,7 @@ def problems_page(
 ) -> SitePage:
     """What ``mkdocs serve`` shows while the catalog fails its check, in place of every page."""
     words = labels(FALLBACK)
-    html = renderer.render(
+    html = renderer.later(
         "problems.html",
         l=words,
         lang=FALLBACK,

@@ -16,7 +16,7 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
@@ -48,6 +48,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.render_memo: dict[str, str] | None = None
         self.files = Files([])
         self.rebuilt: list[str] = []
+        self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -218,12 +219,26 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         self.rebuilt = []
+        self.raw_released = False
+
+    @event_priority(100)  # before the search plugin writes its index, the largest thing built
+    def _let_go(self, *, config: MkDocsConfig) -> None:
+        """Every page is written: the catalog is no longer needed, nor its pages' contexts.
+
+        Their memory goes back to the system before the search index is written: it is the
+        largest thing a build makes (text of every page, written out twice), and it would
+        otherwise come on top of a catalog that is no longer used.
+        """
+        self.catalog, self.pages = None, {}
+        preview.return_free_memory()
 
     @event_priority(-100)  # after the search plugin has written its index
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _merge_search_index(self, *, config: MkDocsConfig) -> None:
         if self.incremental is not None:
             urls = [f.page.url for f in self.files.documentation_pages() if f.page is not None]
             self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
+
+    on_post_build = CombinedEvent(_let_go, _merge_search_index)
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -238,9 +253,28 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         return ""
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # MkDocs reads every page before it writes any: a generated page's content is rendered
+        # only when the page is written (below), so a large catalog's pages are never all held.
+        return "" if page.file.src_uri in self.pages else html
+
+    @event_priority(100)  # before the search plugin indexes the content
+    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         generated = self.pages.get(page.file.src_uri)
-        # The content is rendered by our autoescaping templates, never by Markdown.
-        return generated.html if generated is not None else html
+        if generated is not None:
+            # The content is rendered by our autoescaping templates, never by Markdown.
+            page.content = generated.html
+        if not self.raw_released:
+            # MkDocs has written the raw files by now; their bytes need not stay in memory.
+            self.raw_released = True
+            for file in self.files:
+                if isinstance(file, preview.GeneratedFile) and file.src_uri not in self.pages:
+                    file.content_bytes = b""
+        return context
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        if page.file.src_uri in self.pages:
+            page.content = None  # written and indexed
+        return output
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
