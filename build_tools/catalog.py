@@ -158,13 +158,6 @@ class Catalog:
     index: Document
     bundles: list[Bundle]
 
-    def file_path(self, bundle_id: str, language: str) -> str:
-        """The source path of a bundle file (JSON, or YAML where that is what was found)."""
-        for bundle in self.bundles:
-            if bundle.id == bundle_id and language in bundle.files:
-                return bundle.files[language].path
-        return wire_path(bundle_id, language)
-
 
 def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
     """Where the server fetches a bundle file, relative to the base URL."""

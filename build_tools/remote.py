@@ -29,6 +29,7 @@ from build_tools.catalog import (
     Catalog,
     DirectorySource,
     load_catalog,
+    wire_path,
 )
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import Entry, current_entries
@@ -459,7 +460,7 @@ def compare_roles(
 def _complete_entries(catalog: Catalog, base: str, broken: set[str]) -> dict[str, Entry]:
     entries = current_entries(catalog)
     for bundle in catalog.bundles:
-        files = [f"{base}/{catalog.file_path(bundle.id, lang)}" for lang in bundle.languages]
+        files = [f"{base}/{wire_path(bundle.id, lang)}" for lang in bundle.languages]
         if set(bundle.files) != set(bundle.languages) or broken.intersection(files):
             for _, slug, _ in bundle.roles:
                 entries.pop(slug, None)
