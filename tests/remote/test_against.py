@@ -207,6 +207,7 @@ def test_new_and_removed_roles_are_not_regressions(live: StaticServer, local: Pa
 def test_a_live_catalog_that_cannot_be_read_fails_the_comparison(
     scripted_host: StartHost, local: Path
 ) -> None:
+    # Half a bundle would give a different hash for every role in it: only the fetch is reported.
     files = catalog_files(UPSTREAM)
     del files[f"bundles/{BUNDLE}/en.json"]
     host = scripted_host(files)
@@ -219,17 +220,6 @@ def test_a_live_catalog_that_cannot_be_read_fails_the_comparison(
         "refuses non-2xx answers"
     ]
     assert f"cannot fully compare with {host.url}" in result.err
-
-
-def test_roles_of_a_broken_live_bundle_are_not_compared(
-    scripted_host: StartHost, local: Path
-) -> None:
-    # Half a bundle would give a different hash for every role in it: no false alarms from that.
-    files = catalog_files(UPSTREAM)
-    del files[f"bundles/{BUNDLE}/en.json"]
-    host = scripted_host(files)
-    result = run("check", "--catalog", str(local), "--against", host.url)
-    assert not any("differs from the live one" in line for line in result.lines)
 
 
 @pytest.mark.parametrize(
