@@ -171,12 +171,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         for path, content in generated.items():
             file = preview.GeneratedFile.generated(config, path, content=content)
             page = self.pages.get(path)
-            fingerprints[path] = (
-                preview.digest(page.html, page.title, page.lang, page.alternates, page.in_nav)
-                if page is not None
-                else preview.digest(content)
-            )
-            page = self.pages.get(path)
+            if self.incremental is not None:  # only a dirty preview needs to know what changed
+                fingerprints[path] = (
+                    preview.digest(page.html, page.title, page.lang, page.alternates, page.in_nav)
+                    if page is not None
+                    else preview.digest(content)
+                )
             if page is not None:
                 if not page.in_nav:
                     # Role pages stay out of the sidebar: Material writes the whole nav into
