@@ -37,6 +37,11 @@ class CheckResult:
     lock_unreadable: list[Diagnostic] = field(default_factory=list)
 
     @property
+    def only_lock_differs(self) -> bool:
+        """The catalog is sound and only its lock is out of date (the lock is read only then)."""
+        return self.lock is not None and not self.ok
+
+    @property
     def ok(self) -> bool:
         return not self.diagnostics
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from build_tools.catalog import DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.formats import EXTENSIONS, Format, dump, parse
+from build_tools.formats import EXTENSIONS, Format, dump, format_of, parse
 from build_tools.rules import run_rules
 from build_tools.sources import Document
 
@@ -20,11 +20,6 @@ from build_tools.sources import Document
 class Conversion:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     renamed: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _in_format(path: str, to: Format) -> bool:
-    extension = posixpath.splitext(path)[1]
-    return extension == EXTENSIONS[to] or (to == "yaml" and extension == ".yml")
 
 
 def convert_catalog(root: Path, to: Format) -> Conversion:
@@ -38,7 +33,7 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
     documents += [file.document for bundle in catalog.bundles for file in bundle.files.values()]
     pending = []
     for document in documents:
-        if _in_format(document.path, to):
+        if format_of(document.path) == to:
             continue
         target = posixpath.splitext(document.path)[0] + EXTENSIONS[to]
         value = parse(document.path, document.raw)

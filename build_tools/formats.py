@@ -77,10 +77,15 @@ def dump_yaml(value: Any, *, readable: bool = False) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+def format_of(path: str) -> Format:
+    """The wire format a source file is written in (``.yml`` is YAML too)."""
+    return "yaml" if path.endswith((".yaml", ".yml")) else "json"
+
+
 def dump(value: Any, format: Format, *, readable: bool = False) -> bytes:
     return dump_json(value) if format == "json" else dump_yaml(value, readable=readable)
 
 
 def parse(path: str, raw: bytes) -> Any:
     """Read a JSON or YAML source by its extension (no instruction files inlined)."""
-    return (parse_yaml if path.endswith((".yaml", ".yml")) else parse_json)(path, raw).data
+    return (parse_yaml if format_of(path) == "yaml" else parse_json)(path, raw).data

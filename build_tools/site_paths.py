@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from build_tools.catalog import Catalog
+from build_tools.catalog import BUNDLES_DIR, Catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.wire import SCHEMA_DIR
 
 RESERVED: dict[str, str] = {
     "assets": "the theme's scripts, styles and fonts",
-    "bundles": "the raw bundle files the server fetches",
-    "schema": "the published JSON Schemas",
+    BUNDLES_DIR: "the raw bundle files the server fetches",
+    SCHEMA_DIR: "the published JSON Schemas",
     "search": "the search index",
 }
 """Top-level names the site itself uses, with what lives there (for the message)."""

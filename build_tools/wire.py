@@ -9,11 +9,10 @@ inlined), deterministically. The JSON Schemas go under ``schema/``; the lock nev
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Sequence
 
 from build_tools.catalog import Catalog, wire_path
-from build_tools.formats import EXTENSIONS, Format, dump
+from build_tools.formats import EXTENSIONS, Format, dump, format_of
 from build_tools.schema import schema_text
 from build_tools.sources import Document
 
@@ -60,8 +59,7 @@ def raw_files(
 
 def published_bytes(document: Document, format: Format) -> bytes:
     """The source itself where it is in ``format`` and inlines nothing; else written anew."""
-    extension = posixpath.splitext(document.path)[1]
-    same_format = extension == EXTENSIONS[format] or (format == "yaml" and extension == ".yml")
+    same_format = format_of(document.path) == format
     return document.raw if same_format and not document.inlined else dump(document.data, format)
 
 

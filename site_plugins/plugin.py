@@ -76,7 +76,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             memo=self.render_memo,
         )
         result = check_catalog(self.catalog_dir, lock)
-        if self.serving and result.catalog is not None and _only_lock(result.diagnostics):
+        if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
             lines = "\n".join(str(d) for d in result.diagnostics)
@@ -300,10 +300,6 @@ def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
         else:
             names.append(entry.name)
     return names
-
-
-def _only_lock(diagnostics: list[Diagnostic]) -> bool:
-    return bool(diagnostics) and all(d.rule.startswith("lock-") for d in diagnostics)
 
 
 def _shown(path: Path) -> str:

@@ -229,3 +229,9 @@ def server_tls(certificate: Path) -> ssl.SSLContext:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(certificate)
     return context
+
+
+StartStatic = Callable[[Path], StaticServer]
+"""The ``static_server`` fixture: serve a directory, get its server."""
+StartHost = Callable[..., ScriptedHost]
+"""The ``scripted_host`` fixture: serve files with scripted answers."""

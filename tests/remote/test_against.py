@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +10,8 @@ import pytest
 
 from .conftest import (
     UPSTREAM,
-    ScriptedHost,
+    StartHost,
+    StartStatic,
     StaticServer,
     catalog_files,
     copy_catalog,
@@ -18,9 +19,6 @@ from .conftest import (
     run,
     write_json,
 )
-
-StartStatic = Callable[[Path], StaticServer]
-StartHost = Callable[..., ScriptedHost]
 
 SLUG = "proofreader"
 BUNDLE = "editorial"

@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,13 +25,12 @@ from .conftest import (
     REPO,
     UPSTREAM,
     UPSTREAM_YAML,
-    StaticServer,
+    StartStatic,
     catalog_files,
     copy_catalog,
     run,
 )
 
-StartStatic = Callable[[Path], StaticServer]
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 
 

@@ -19,8 +19,8 @@ from build_tools.remote import FetchError, fetch, normalize_base
 from .conftest import (
     OUR_CATALOG,
     UPSTREAM,
-    ScriptedHost,
-    StaticServer,
+    StartHost,
+    StartStatic,
     catalog_files,
     copy_catalog,
     drip,
@@ -29,9 +29,6 @@ from .conftest import (
     send,
     write_json,
 )
-
-StartStatic = Callable[[Path], StaticServer]
-StartHost = Callable[..., ScriptedHost]
 
 ENGINEERING_RU = "bundles/engineering/ru.json"
 
