@@ -7,6 +7,7 @@ and report each problem once.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Callable
@@ -16,10 +17,9 @@ from typing import Any, Protocol
 
 from build_tools import schema
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.sources import Document, SourceError, decode_utf8, parse_json
-
-ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
-"""Bundle ids, languages and slugs: the server refuses to build a URL from anything else."""
+from build_tools.files import TooLarge, describe, read_bounded
+from build_tools.javascript import ID_PATTERN as ID_PATTERN
+from build_tools.sources import MAX_FILE_BYTES, Document, SourceError, decode_utf8, parse_json
 
 INDEX = "index.json"
 """The index's name on the wire (its source may be ``index.yaml`` or ``index.yml``)."""
@@ -64,15 +64,15 @@ class DirectorySource:
 
     def read(self, relpath: str) -> bytes | None:
         try:
-            return (self.root / relpath).read_bytes()
-        except FileNotFoundError:
+            return read_bounded(self.root / relpath, MAX_FILE_BYTES)
+        except (FileNotFoundError, NotADirectoryError):
             return None
 
     def read_inside(self, relpath: str) -> bytes | None:
         path = self.root / relpath
-        if not path.resolve().is_relative_to(self.root.resolve()):
+        if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(self.root)):
             raise PermissionError(relpath)
-        return path.read_bytes()
+        return read_bounded(path, MAX_FILE_BYTES)
 
     def listing(self) -> list[str] | None:
         bundles = self.root / BUNDLES_DIR
@@ -166,8 +166,8 @@ def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
 
 def relative(root: Path, path: Path) -> str:
     """How diagnostics name a file: relative to the catalog, with forward slashes."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+    try:  # realpath, unlike Path.resolve, never raises on a symlink loop
+        return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -184,8 +184,13 @@ def read_document(
         relpath = stem + extension
         try:
             raw = source.read(relpath)
+        except TooLarge as error:
+            refused = f"the server refuses files over {MAX_FILE_BYTES:,} bytes"
+            return None, [
+                Diagnostic(relpath, 0, 0, f"file {error.message}; {refused}", "file-too-large")
+            ]
         except OSError as error:
-            return None, [Diagnostic(relpath, 0, 0, f"cannot read: {error.strerror}", "unreadable")]
+            return None, [Diagnostic(relpath, 0, 0, describe(error), "unreadable")]
         if raw is not None:
             found.append((relpath, raw))
     if not found:
@@ -230,6 +235,7 @@ def _inline_instruction_files(source: CatalogSource, document: Document) -> list
                     "instructions-twice",
                 )
             )
+            del role[INSTRUCTIONS_FILE]  # said once: the schema need not call it unknown
             continue
         name = role[INSTRUCTIONS_FILE]
         try:
@@ -266,6 +272,8 @@ def _read_instruction_file(
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f'"{INSTRUCTIONS_FILE}" must be a relative path to a text file')
+    if "\0" in name:
+        raise ValueError(f'"{INSTRUCTIONS_FILE}" "{name}" contains a NUL byte; no path has one')
     if name.startswith("/") or "\\" in name or re.match(r"^[A-Za-z]:", name):
         raise ValueError(f'"{INSTRUCTIONS_FILE}" "{name}" must be a relative path with "/"')
     relpath = posixpath.normpath(posixpath.join(posixpath.dirname(naming_file), name))
@@ -279,11 +287,18 @@ def _read_instruction_file(
         raise ValueError(
             f'instructions file "{relpath}" resolves outside the catalog directory (a symlink?)'
         ) from None
+    except TooLarge as error:
+        raise ValueError(
+            f'instructions file "{relpath}" {error.message}: inlined, its bundle file would be '
+            f"over the {MAX_FILE_BYTES:,} bytes the server accepts"
+        ) from None
     except OSError as error:
-        raise ValueError(f'cannot read instructions file "{relpath}": {error.strerror}') from None
+        raise ValueError(f'instructions file "{relpath}": {describe(error)}') from None
     if raw is None:
         return None
-    text = decode_utf8(relpath, raw).removesuffix("\n")
+    text = decode_utf8(relpath, raw)
+    # One final line break, as editors add it: "\n", or "\r\n" where the file uses those.
+    text = text.removesuffix("\r\n") if text.endswith("\r\n") else text.removesuffix("\n")
     if not text.strip():
         raise ValueError(f'instructions file "{relpath}" is empty')
     return relpath, text

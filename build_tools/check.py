@@ -8,8 +8,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from build_tools import published, site_paths
 from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.formats import Format
 from build_tools.lock import (
     LOCK_FILE,
     Change,
@@ -20,9 +22,11 @@ from build_tools.lock import (
     current_entries,
     diagnose,
     read_lock,
+    read_lock_bytes,
     render,
 )
 from build_tools.rules import run_rules
+from build_tools.site_paths import Site
 
 
 @dataclass
@@ -62,13 +66,25 @@ def default_lock(root: Path) -> Path:
     return root / LOCK_FILE
 
 
-def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
-    """Every rule of the catalog, then the lock; diagnostics sorted by file and position."""
+def check_catalog(
+    root: Path,
+    lock_path: Path | None = None,
+    site: Site | None = None,
+    memo: dict[tuple[Format, bytes], bytes] | None = None,
+) -> CheckResult:
+    """Every rule of the catalog and of the site it publishes, the published files as the server
+    reads them, then the lock; diagnostics sorted by file and position.
+
+    ``site`` says what is published where (both formats, no hand-written pages and no directory
+    by default); ``memo`` keeps the published files for the build that follows (``wire.raw_files``).
+    """
     with _no_cycle_collection():
-        return _check(root, lock_path)
+        return _check(root, lock_path, site or Site(), memo)
 
 
-def _check(root: Path, lock_path: Path | None) -> CheckResult:
+def _check(
+    root: Path, lock_path: Path | None, site: Site, memo: dict[tuple[Format, bytes], bytes] | None
+) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
 
     def hash_bundle(bundle: Bundle) -> None:
@@ -76,7 +92,9 @@ def _check(root: Path, lock_path: Path | None) -> CheckResult:
 
     catalog, diagnostics = load_catalog(DirectorySource(root), hash_bundle)
     if catalog is not None:
-        diagnostics += run_rules(catalog)
+        diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
+    if catalog is not None and not diagnostics:
+        diagnostics = published.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     if catalog is None or diagnostics:
         return result
@@ -99,10 +117,10 @@ class LockUpdate:
     written: bool
 
 
-def update_lock(root: Path, lock_path: Path | None = None) -> LockUpdate:
+def update_lock(root: Path, lock_path: Path | None = None, site: Site | None = None) -> LockUpdate:
     """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped."""
     path = lock_path or default_lock(root)
-    result = check_catalog(root, path)
+    result = check_catalog(root, path, site)
     if result.lock is None:
         return LockUpdate(result.diagnostics, [], False)
     if path.exists() and result.lock_unreadable:
@@ -111,7 +129,7 @@ def update_lock(root: Path, lock_path: Path | None = None) -> LockUpdate:
     if refused:
         return LockUpdate(refused, result.changes, False)
     new = render(result.current)
-    if path.exists() and path.read_bytes() == new:
+    if path.exists() and read_lock_bytes(path) == new:
         return LockUpdate([], result.changes, False)
     path.write_bytes(new)
     return LockUpdate([], changes(result.lock, result.current), True)

@@ -4,18 +4,23 @@ build_tools``)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from build_tools.check import check_catalog, update_lock
 from build_tools.diagnostics import Diagnostic
+from build_tools.formats import Format
 from build_tools.lock import Change
+from build_tools.site_paths import Site, handwritten_names
 from build_tools.sources import TIMEOUT_SECONDS
+from build_tools.wire import FORMATS
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also compare with the live catalog at BASE_URL: a changed role must have a higher "
         "version than live, and no version may go down",
     )
+    _add_site(check)
     _add_timeout(check)
     _add_verify(commands)
     convert = commands.add_parser(
@@ -76,6 +82,43 @@ def _add_catalog(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the catalog directory (default: catalog)",
     )
+
+
+def _formats(text: str) -> tuple[Format, ...]:
+    names = [name.strip() for name in text.split(",")]
+    if not names or len(set(names)) != len(names) or not set(names) <= set(FORMATS):
+        raise argparse.ArgumentTypeError(f"{text!r}: json, yaml or json,yaml, each once")
+    return tuple(cast(Format, name) for name in names)
+
+
+def _add_site(parser: argparse.ArgumentParser) -> None:
+    """What `make site` publishes, so that `check` refuses all that the build would refuse."""
+    parser.add_argument(
+        "--formats",
+        type=_formats,
+        default=FORMATS,
+        metavar="LIST",
+        help="the wire formats the site publishes, each file judged as the server reads it "
+        "(default: json,yaml, as the plugin's formats option)",
+    )
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=Path("docs"),
+        metavar="DIR",
+        help="the site's hand-written pages, whose names ids may not take (default: docs)",
+    )
+    parser.add_argument(
+        "--site",
+        type=Path,
+        default=Path("site"),
+        metavar="DIR",
+        help="where the site is built, for the length of its paths (default: site)",
+    )
+
+
+def _site(args: argparse.Namespace) -> Site:
+    return Site(args.formats, handwritten_names(args.docs), args.site)
 
 
 def _add_timeout(parser: argparse.ArgumentParser) -> None:
@@ -134,7 +177,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.against is not None:
         return _check_against(args, out, err)
     if args.update_hashes:
-        update = update_lock(root, args.lock)
+        update = update_lock(root, args.lock, _site(args))
         if update.diagnostics:
             _report(update.diagnostics, out)
             print("rolecat: lock not written", file=err)
@@ -143,7 +186,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(_describe(change), file=out)
         print("lock updated" if update.written else "lock is up to date", file=out)
         return EXIT_OK
-    result = check_catalog(root, args.lock)
+    result = check_catalog(root, args.lock, _site(args))
     if result.ok:
         print("OK", file=out)
         return EXIT_OK
@@ -233,7 +276,7 @@ def _check_against(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     base = _usage_checks(args, err)
     if base is None:
         return EXIT_USAGE
-    result = check_catalog(args.catalog, args.lock)
+    result = check_catalog(args.catalog, args.lock, _site(args))
     remote = read_remote(base, args.timeout)
     diagnostics = list(result.diagnostics)
     if result.catalog is not None and remote.catalog is not None:
@@ -299,9 +342,18 @@ def run() -> None:
     """Console-script entry point.
 
     Exits without tearing down the interpreter: freeing a large catalog object by object takes
-    longer than the check itself (mypy exits the same way for the same reason).
+    longer than the check itself (mypy exits the same way for the same reason). A reader that
+    stops early (``rolecat verify … | head -1``) ends it quietly, and an error of rolecat's own is
+    one line, never a traceback.
     """
-    code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = EXIT_PROBLEMS
+    except Exception as error:  # a bug: say so in one line, as for every other problem
+        print(f"rolecat: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        code = EXIT_INTERNAL
+    with contextlib.suppress(OSError):
+        sys.stderr.flush()
     os._exit(code)

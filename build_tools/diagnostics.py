@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 Pointer = tuple[str | int, ...]
@@ -25,8 +26,18 @@ class Diagnostic:
 
     def __str__(self) -> str:
         if self.line:
-            return f"{self.file}:{self.line}:{self.col}: {self.message}"
-        return f"{self.file}: {self.message}"
+            return one_line(f"{self.file}:{self.line}:{self.col}: {self.message}")
+        return one_line(f"{self.file}: {self.message}")
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Control characters (line breaks among them) and the bidirectional overrides that can make a
+terminal show text other than what it holds."""
+
+
+def one_line(text: str) -> str:
+    """Text as one printable line: a name or value from a catalog may hold any character."""
+    return _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 def describe_pointer(pointer: Pointer) -> str:

@@ -17,12 +17,17 @@ import orjson
 from build_tools import schema
 from build_tools.catalog import Bundle, Catalog, relative
 from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.files import describe, read_bounded
 from build_tools.sources import Document, SourceError, parse_json
 
 HASHED_FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
 """In this order; ``slug`` is identity and ``version`` lives in the index, so neither is hashed."""
 
 LOCK_FILE = "content-hashes.json"
+
+MAX_LOCK_BYTES = 8_000_000
+"""The largest lock read. It is never published, but an index within the server's 1,000,000 bytes
+lists at most about 40,000 roles, whose lock lines take some 5,000,000 bytes."""
 
 REFRESH = "rolecat check --update-hashes"
 
@@ -105,18 +110,20 @@ class Lock:
     entries: dict[str, Entry]
 
 
+def read_lock_bytes(path: Path) -> bytes:
+    return read_bounded(path, MAX_LOCK_BYTES)
+
+
 def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
     display = relative(root, path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        raw = read_lock_bytes(path)
+    except (FileNotFoundError, NotADirectoryError):
         return Lock(display, None, {}), [
             Diagnostic(display, 0, 0, f"missing: create the lock with `{REFRESH}`", "lock-missing")
         ]
     except OSError as error:
-        return Lock(display, None, {}), [
-            Diagnostic(display, 0, 0, f"cannot read: {error.strerror}", "unreadable")
-        ]
+        return Lock(display, None, {}), [Diagnostic(display, 0, 0, describe(error), "unreadable")]
     try:
         document = parse_json(display, raw)
     except SourceError as error:

@@ -12,6 +12,7 @@ from typing import Any
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.sources import Document
+from build_tools.visible import invisible_text
 
 Rule = Callable[[Catalog], Iterator[Diagnostic]]
 
@@ -188,6 +189,7 @@ def _show(role: dict[str, Any], field: str) -> str:
 
 
 RULES: tuple[Rule, ...] = (
+    invisible_text,
     duplicate_bundles,
     duplicate_languages,
     localized_names,

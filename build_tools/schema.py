@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 if TYPE_CHECKING:
     import jsonschema
 
+from build_tools import javascript
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.sources import Document, json_type
 
@@ -36,11 +36,32 @@ def schema_text(kind: Kind) -> bytes:
 
 @cache
 def validator(kind: Kind) -> jsonschema.Draft202012Validator:
+    """jsonschema's Draft 2020-12 validator, with ``pattern`` matched as JavaScript matches it.
+
+    jsonschema applies patterns with Python's ``re.search``, where ``^[a-z0-9-]+$`` accepts
+    ``"en\n"``; JSON Schema patterns are ECMA-262, and the server tests ids in JavaScript.
+    """
     import jsonschema  # only files the screen refuses need it: keep `rolecat check` quick to start
+
+    def pattern(
+        validator: Any, source: str, instance: Any, _schema: Any
+    ) -> Iterator[jsonschema.ValidationError]:
+        if isinstance(instance, str) and not javascript.regex(source).search(instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {source!r}")
 
     schema = json.loads(schema_text(kind))
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    ecma = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator, {"pattern": pattern}
+    )
+    return cast("jsonschema.Draft202012Validator", ecma(schema))
+
+
+PATTERNS = {
+    javascript.ID_SOURCE: "lowercase letters, digits and hyphens",
+    "^[0-9a-f]{64}$": "64 lowercase hexadecimal digits, a SHA-256",
+}
+"""What the schemas' patterns ask for, in words, for messages."""
 
 
 def where(kind: Kind, data: Any, pointer: Pointer) -> str:
@@ -87,7 +108,7 @@ def _describe(
         yield (
             (*pointer, instance),
             f'{prefix}"{field}" has key {json.dumps(instance, ensure_ascii=False)}; keys must '
-            "match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)",
+            f"match {javascript.ID_SOURCE} ({PATTERNS[javascript.ID_SOURCE]})",
             True,
         )
         return
@@ -127,7 +148,7 @@ def _describe(
             yield (
                 pointer,
                 f'{prefix}"{field}" is {json.dumps(instance, ensure_ascii=False)}; it must match '
-                f"{expected} (lowercase letters, digits and hyphens)",
+                f"{expected} ({PATTERNS.get(expected, 'as a JavaScript regular expression')})",
                 False,
             )
         return
@@ -266,7 +287,7 @@ class _ScreenCompiler:
                 f"if isinstance(x, list) and len(x) < {int(node['minItems'])}: return False"
             )
         if "pattern" in node:
-            search = self.constant(re.compile(node["pattern"]).search)
+            search = self.constant(javascript.regex(node["pattern"]).search)
             body.append(f"if isinstance(x, str) and {search}(x) is None: return False")
         if "$ref" in node:
             body.append(f"if not {self.reference(node['$ref'])}(x): return False")

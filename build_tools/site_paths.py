@@ -3,16 +3,35 @@
 Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/``, next to the raw
 tree (``/index.json``, ``/bundles/``, ``/schema/``) and what the theme writes (``/assets/``,
 ``/search/``). A language or bundle id equal to one of those top-level names would mix a page
-directory into a raw or theme directory, so it is refused before anything is built.
+directory into a raw or theme directory, so it is refused before anything is built; so is an id too
+long for the file system to hold the path it names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from build_tools.catalog import BUNDLES_DIR, Catalog
-from build_tools.diagnostics import Diagnostic
-from build_tools.wire import SCHEMA_DIR
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.formats import EXTENSIONS, Format
+from build_tools.publish import STAGING_EXTRA
+from build_tools.wire import FORMATS, SCHEMA_DIR
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a check knows of the site the catalog is published to."""
+
+    formats: Sequence[Format] = FORMATS
+    """The wire formats published."""
+    taken: Collection[str] = ()
+    """Top-level names of the hand-written pages and files (``about`` for ``about.md``)."""
+    directory: Path | None = None
+    """Where the site is written, for the length of the paths; unknown when ``None``."""
+
 
 RESERVED: dict[str, str] = {
     "assets": "the theme's scripts, styles and fonts",
@@ -73,3 +92,140 @@ def collisions(catalog: Catalog, taken: Iterable[str] = ()) -> list[Diagnostic]:
                     )
                 )
     return sorted(found)
+
+
+def handwritten_names(docs_dir: Path, use_directory_urls: bool = True) -> list[str]:
+    """Top-level names the docs directory publishes (``about.md`` -> ``about``)."""
+    if not docs_dir.is_dir():
+        return []
+    names = []
+    for entry in sorted(docs_dir.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file() and entry.suffix == ".md" and use_directory_urls:
+            if entry.stem not in ("index", "README"):
+                names.append(entry.stem)
+        else:
+            names.append(entry.name)
+    return names
+
+
+def problems(catalog: Catalog, site: Site) -> list[Diagnostic]:
+    """Every id the site cannot publish: reserved names, and paths too long to write."""
+    return sorted(
+        collisions(catalog, site.taken) + unwritable(catalog, site.formats, site.directory)
+    )
+
+
+NAME_MAX = 255
+"""Bytes in one file name: ext4, XFS, Btrfs, APFS and NTFS all stop here."""
+PATH_MAX = 4096
+"""Bytes in a whole path, its final NUL included (Linux); the system's own figure where it says."""
+
+
+def unwritable(
+    catalog: Catalog, formats: Sequence[Format] = FORMATS, directory: Path | None = None
+) -> list[Diagnostic]:
+    """Ids that make a name longer than a file system holds, or a path longer than it opens.
+
+    ``directory`` is where the site is written; the build writes into a staging directory beside it
+    first, whose longer name counts.
+    """
+    name_max, path_max = _limits(directory)
+    base = len(os.fsencode(os.path.abspath(directory))) + STAGING_EXTRA if directory else None
+    found: dict[tuple[Pointer, str], Diagnostic] = {}
+
+    def refuse(pointer: Pointer, what: str, rule: str, advice: str) -> None:
+        message = f"{what}: {advice}"
+        found.setdefault((pointer, rule), catalog.index.diagnostic(pointer, message, rule))
+
+    for bundle in catalog.bundles:
+        at_id = (*bundle.pointer, "id")
+        if len(bundle.id) > name_max:
+            refuse(
+                at_id,
+                f"bundle id {_show(bundle.id)}",
+                "site-name-too-long",
+                f"a directory name holds at most {name_max} bytes; shorten it",
+            )
+        declared = bundle.entry.get("languages")
+        for position, language in enumerate(declared if isinstance(declared, list) else []):
+            if language not in bundle.languages:
+                continue
+            at = (*bundle.pointer, "languages", position)
+            longest = max(len(language + EXTENSIONS[f]) for f in formats)
+            if longest > name_max:
+                refuse(
+                    at,
+                    f"bundle {_show(bundle.id)}: language {_show(language)}",
+                    "site-name-too-long",
+                    f"its bundle file would be named {longest} bytes long, and a file name "
+                    f"holds at most {name_max}; shorten it",
+                )
+            for path in _paths(bundle.id, language, formats):
+                if base is not None and base + 1 + len(path) > path_max - 1:
+                    refuse(
+                        at,
+                        f"bundle {_show(bundle.id)}: language {_show(language)}",
+                        "site-path-too-long",
+                        _too_long(path, base, path_max, directory),
+                    )
+        for pointer, slug, _version in bundle.roles:
+            at = (*pointer, "slug")
+            if len(slug) > name_max:
+                refuse(
+                    at,
+                    f"role {_show(slug)}",
+                    "site-name-too-long",
+                    f"its page's directory would be named {len(slug)} bytes long, and a "
+                    f"directory name holds at most {name_max}; shorten the slug",
+                )
+            for language in bundle.languages:
+                path = role_page(language, bundle.id, slug).removesuffix(".md") + ".html"
+                if base is not None and base + 1 + len(path) > path_max - 1:
+                    refuse(
+                        at,
+                        f"role {_show(slug)}",
+                        "site-path-too-long",
+                        _too_long(path, base, path_max, directory),
+                    )
+    return sorted(found.values())
+
+
+def _paths(bundle_id: str, language: str, formats: Sequence[Format]) -> Iterator[str]:
+    """The site paths of one bundle in one language, except its roles' pages."""
+    yield language_page(language).removesuffix(".md") + ".html"
+    yield bundle_page(language, bundle_id).removesuffix(".md") + ".html"
+    for format in formats:
+        yield f"{BUNDLES_DIR}/{bundle_id}/{language}{EXTENSIONS[format]}"
+
+
+def _too_long(path: str, base: int, path_max: int, directory: Path | None) -> str:
+    return (
+        f"{path} would be written at a path of {base + 1 + len(path):,} bytes in {directory}, "
+        f"and a path holds at most {path_max - 1:,}; shorten the ids or build the site in a "
+        "directory with a shorter path"
+    )
+
+
+def _show(text: str) -> str:
+    """An id as messages show it: quoted, and cut short when it is very long."""
+    if len(text) <= 40:
+        return f'"{text}"'
+    return f'"{text[:24]}…" ({len(text):,} characters)'
+
+
+def _limits(directory: Path | None) -> tuple[int, int]:
+    """NAME_MAX and PATH_MAX where ``directory`` will be, from the system where it says."""
+    probe = Path(os.path.abspath(directory)) if directory else None
+    while probe is not None and not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if probe is None:
+        return NAME_MAX, PATH_MAX
+    try:
+        return (
+            min(NAME_MAX, os.pathconf(probe, "PC_NAME_MAX")),
+            min(PATH_MAX, os.pathconf(probe, "PC_PATH_MAX")),
+        )
+    except (OSError, ValueError):
+        return NAME_MAX, PATH_MAX

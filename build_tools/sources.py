@@ -18,6 +18,7 @@ from json.scanner import py_make_scanner  # type: ignore[attr-defined]
 from typing import Any, cast
 
 from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.javascript import integer, number_problem
 
 MAX_FILE_BYTES = 1_000_000
 """The server refuses any file larger than this (declared Content-Length or streamed count)."""
@@ -25,12 +26,18 @@ MAX_FILE_BYTES = 1_000_000
 TIMEOUT_SECONDS = 10.0
 """The server gives up on a request (connect, headers and body together) after this long."""
 
-MAX_SAFE_INTEGER = 2**53 - 1
-"""Beyond this ``JSON.parse`` rounds integers to the nearest double."""
+MAX_DEPTH = 64
+"""Arrays and objects nested deeper than this are refused before anything recurses into them.
+
+A valid catalog nests five deep at most (the index's ``bundles[].roles[]`` entries); no reader,
+schema or message of rolecat comes near Python's recursion limit, however deep a file nests."""
 
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (a catalog needs 5 at most)"
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""Strings (skipped whole, so brackets inside them do not count) and brackets."""
 
 
 @dataclass(frozen=True)
@@ -145,9 +152,40 @@ class _NonFinite:
         self.literal = literal
 
 
+class _Number:
+    """Stands in for a number in the positional walk, which judges its literal."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+_READER = "JSON.parse"
+
+
+def json_number_problem(literal: str) -> str | None:
+    """Why ``JSON.parse`` would not read this JSON number literal as written, if it would not."""
+    if "." in literal or "e" in literal or "E" in literal:
+        return number_problem(literal, float(literal), _READER)
+    return number_problem(literal, integer(literal.lstrip("-")), _READER)
+
+
 def parse_json(path: str, raw: bytes) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw)
+    too_deep = _too_deep(text)
+    if too_deep is not None:
+        where = _LineIndex(text).position(too_deep)
+        raise SourceError(
+            [
+                Diagnostic(
+                    path,
+                    where.line,
+                    where.col,
+                    TOO_DEEP,
+                    "too-deep",
+                )
+            ]
+        )
     suspicious = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -165,16 +203,18 @@ def parse_json(path: str, raw: bytes) -> Document:
     def number(literal: str) -> float:
         nonlocal suspicious
         value = float(literal)
-        if math.isinf(value):
+        if json_number_problem(literal) is not None:
             suspicious = True
         return value
 
-    def integer(literal: str) -> int:
+    def whole(literal: str) -> int | float:
         nonlocal suspicious
-        value = int(literal)
-        if abs(value) > MAX_SAFE_INTEGER:
+        if len(literal) <= 15:  # fewer than 16 digits: a double holds it exactly
+            return int(literal)
+        if json_number_problem(literal) is not None:
             suspicious = True
-        return value
+            return math.nan  # never used: the walk below reports it
+        return int(literal)
 
     try:
         data = json.loads(
@@ -182,16 +222,16 @@ def parse_json(path: str, raw: bytes) -> Document:
             object_pairs_hook=pairs,
             parse_constant=constant,
             parse_float=number,
-            parse_int=integer,
+            parse_int=whole,
         )
     except json.JSONDecodeError as error:
         message = _PLAIN_MESSAGES.get(error.msg, error.msg)
         raise SourceError(
             [Diagnostic(path, error.lineno, error.colno, f"invalid JSON: {message}", "json-syntax")]
         ) from None
-    except RecursionError:
+    except RecursionError:  # never expected after the depth scan; never a traceback either
         raise SourceError(
-            [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "json-syntax")]
+            [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "too-deep")]
         ) from None
 
     if suspicious or _SURROGATE_ESCAPE.search(raw):  # faster than a plain `in` test first
@@ -217,6 +257,26 @@ def parse_json(path: str, raw: bytes) -> Document:
         )
     lazy = _JsonPositions(raw)
     return Document(path, data, lazy.value, lazy.key, raw)
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the first bracket nested deeper than :data:`MAX_DEPTH`, if any.
+
+    Looked for before the text is parsed, so nothing recurses into a hostile depth. Most files
+    have too few brackets to nest that deep, and are not scanned at all.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for token in _JSON_TOKENS.finditer(text):
+        char = token.group()[0]
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif char in "]}":
+            depth -= 1
+    return None
 
 
 class _JsonPositions:
@@ -288,7 +348,9 @@ class _Walk:
     problems: list[tuple[int, Pointer, str, str]] = field(default_factory=list)
 
     def run(self) -> None:
-        decoder = json.JSONDecoder(parse_constant=_NonFinite)
+        decoder = json.JSONDecoder(
+            parse_constant=_NonFinite, parse_int=_Number, parse_float=_Number
+        )
         self._scalar = py_make_scanner(decoder)
         self._value(0, ())
 
@@ -364,24 +426,8 @@ class _Walk:
                     "non-finite",
                 )
             )
-        elif isinstance(value, float) and math.isinf(value):
-            self.problems.append(
-                (
-                    index,
-                    pointer,
-                    f"{literal} is too large: JSON.parse turns it into Infinity",
-                    "non-finite",
-                )
-            )
-        elif (
-            isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER
-        ):
-            self.problems.append(
-                (
-                    index,
-                    pointer,
-                    f"{literal} is beyond 2^53: JSON.parse would round it",
-                    "unsafe-integer",
-                )
-            )
+        elif isinstance(value, _Number):
+            problem = json_number_problem(literal)
+            if problem is not None:
+                self.problems.append((index, pointer, problem, "number-changed"))
         return end

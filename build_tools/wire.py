@@ -9,7 +9,7 @@ inlined), deterministically. The JSON Schemas go under ``schema/``; the lock nev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from build_tools.catalog import Catalog, wire_path
 from build_tools.formats import EXTENSIONS, Format, dump, format_of
@@ -34,10 +34,22 @@ def raw_files(
 
     ``catalog`` must come from a check without errors. ``memo`` keeps files written anew from one
     call to the next, by source bytes: a preview that rebuilds after each edit rewrites only the
-    files that changed. It holds only what this call used.
+    files that changed, and a build writes again none of those its check judged. It holds only
+    what this call used.
     """
+    files = {path: data for path, _document, data in wire_files(catalog, formats, memo)}
+    files[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
+    files[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
+    return dict(sorted(files.items()))
+
+
+def wire_files(
+    catalog: Catalog,
+    formats: Sequence[Format] = FORMATS,
+    memo: dict[tuple[Format, bytes], bytes] | None = None,
+) -> Iterator[tuple[str, Document, bytes]]:
+    """(site path, source document, bytes) of every file the server fetches, one at a time."""
     used: dict[tuple[Format, bytes], bytes] = {}
-    files: dict[str, bytes] = {}
     documents = [(INDEX_STEM, catalog.index)]
     for bundle in catalog.bundles:
         for language in bundle.languages:
@@ -46,15 +58,15 @@ def raw_files(
         for format in formats:
             key = (format, document.raw)
             if memo is not None and not document.inlined and key in memo:
-                used[key] = files[stem + EXTENSIONS[format]] = memo[key]
-                continue
-            used[key] = files[stem + EXTENSIONS[format]] = published_bytes(document, format)
+                data = memo[key]
+            else:
+                data = published_bytes(document, format)
+            if memo is not None:
+                used[key] = data
+            yield stem + EXTENSIONS[format], document, data
     if memo is not None:
         memo.clear()
         memo.update(used)
-    files[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
-    files[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
-    return dict(sorted(files.items()))
 
 
 def published_bytes(document: Document, format: Format) -> bytes:

@@ -1,25 +1,45 @@
 """Read YAML catalog files as the server's later generation does: safe YAML 1.2, core schema.
 
-ruamel.yaml scans, parses and composes the node graph; the scalars are resolved here with the core
-schema's exact rules, because ruamel's own resolver follows YAML 1.1 in places (``1_000``, ``0b1``,
-dates, merge keys). Plain values then equal what the server gets, so a role whose ``autoStart: yes``
-would reach the server as a string is a string here too, and the schema reports it.
+libyaml (through ruamel.yaml.clib) scans and parses; the values are composed here, from its events,
+without recursion: libyaml's own composer recurses in C, and a file nested a few ten thousand deep
+would overflow the stack and kill the process. Composing here also lets every rule of the server's
+parser (``yaml`` 2.x, ``parse(text, {strict: true, maxAliasCount: 100})``) be applied as it reads:
+
+- scalars resolve by the core schema's exact rules (ruamel's resolver follows YAML 1.1 in places:
+  ``1_000``, ``0b1``, dates, merge keys), and explicit tags only where that parser honours them;
+- aliases are counted as that parser counts them, never expanded: an alias is the same value
+  again, so a small file cannot turn into gigabytes of work;
+- nesting stops at :data:`~build_tools.sources.MAX_DEPTH`.
 """
 
 from __future__ import annotations
 
-import math
+import json
 import re
-from typing import Any, cast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from ruamel.yaml.resolver import BaseResolver
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 
 from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.javascript import integer, number_problem
 from build_tools.sources import (
-    MAX_SAFE_INTEGER,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    TOO_DEEP,
     Document,
     Position,
     SourceError,
@@ -27,28 +47,57 @@ from build_tools.sources import (
     json_type,
 )
 
-MAX_ALIASES = 100
-"""Alias uses allowed in one file: the server's YAML parser refuses more (billion laughs)."""
+MAX_ALIAS_COUNT = 100
+"""The server's ``maxAliasCount``: it refuses a file once an anchor's uses times the aliases
+nested in it exceed this (the anchor itself counts as one use, so 99 aliases of a scalar pass)."""
 
+_READER = "the server's YAML parser"
 _TAG = "tag:yaml.org,2002:"
 _NULL, _BOOL, _INT, _FLOAT, _STR = (f"{_TAG}{t}" for t in ("null", "bool", "int", "float", "str"))
 _MAP, _SEQ = f"{_TAG}map", f"{_TAG}seq"
 
-# YAML 1.2.2, 10.3.2: the core schema's tag resolution, and nothing else.
-_CORE = [
-    (_NULL, re.compile(r"^(?:null|Null|NULL|~|)$"), list("nN~")),
-    (_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")),
-    (_INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")),
+# YAML 1.2.2, 10.3.2: the core schema's tag resolution of plain scalars, and nothing else.
+_PLAIN = [
+    (_NULL, re.compile(r"(?:null|Null|NULL|~|)\Z")),
+    (_BOOL, re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")),
+    (_INT, re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")),
     (
         _FLOAT,
         re.compile(
-            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+            r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
         ),
-        list("-+.0123456789"),
     ),
 ]
 
+CORE_PATTERNS = tuple(pattern for _tag, pattern in _PLAIN)
+"""Plain scalars the core schema reads as something other than a string."""
+
+_EXPLICIT = {
+    _NULL: _PLAIN[0][1],
+    _BOOL: _PLAIN[1][1],
+    _INT: _PLAIN[2][1],
+    # `yaml` 2.x reads `!!float 1` as the string "1": its float tags want a point or an exponent.
+    _FLOAT: re.compile(
+        r"(?:[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
+    ),
+}
+"""What a value under an explicit core tag must look like for the server's parser to honour the
+tag; anything else it reads as a string (with a warning), so rolecat refuses it."""
+_KINDS = {_NULL: "null", _BOOL: "a boolean", _INT: "an integer", _FLOAT: "a float"}
+
+TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!seq", "!!map", "!")
+"""Every tag a file may carry (README.md lists them): the core schema's own, and the
+non-specific ``!``."""
+
+BREAKS_1_1 = re.compile("[\x85\u2028\u2029]")
+"""YAML 1.1 parsers break lines at these, YAML 1.2 parsers do not: written raw, they are read
+differently by different servers, so they must be written as escapes (``\\N``, ``\\L``, ``\\P``)."""
+
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
+"""libyaml refuses every surrogate escape, even a valid pair such as ``"\\uD83D\\uDEA8"``."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 try:
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
@@ -56,174 +105,317 @@ except ImportError:  # pragma: no cover - ruamel.yaml.clib is a dependency; this
     CParser = None
 
 
-CORE_PATTERNS = tuple(pattern for _tag, pattern, _first in _CORE)
-"""Plain scalars the core schema reads as something other than a string."""
-
-
-class _CoreResolver(BaseResolver):
-    """Tags plain scalars by the core schema only."""
-
-    def __init__(self, version: Any = None, loader: Any = None, loadumper: Any = None) -> None:
-        super().__init__(loadumper or loader)
-
-    @property
-    def processing_version(self) -> tuple[int, int]:
-        return (1, 2)
-
-
-for _tag, _pattern, _first in _CORE:
-    _CoreResolver.add_implicit_resolver(_tag, _pattern, _first)
-_CoreResolver.add_implicit_resolver(_NULL, re.compile(r"^$"), [""])
-
-
-if CParser is not None:
-
-    class _CoreLoader(CParser, _CoreResolver):  # type: ignore[misc]
-        """libyaml's parser and composer, our core-schema resolver."""
-
-        def __init__(self, text: str) -> None:
-            CParser.__init__(self, text)
-            self._parser = self._composer = self
-            _CoreResolver.__init__(self, loadumper=self)
+def _events(text: str) -> Iterator[Event]:
+    """libyaml's events, 50 times faster than ruamel's pure parser, which reads what libyaml
+    cannot: surrogate pairs written as escapes, which the server's parser accepts."""
+    if CParser is None or _SURROGATE_ESCAPE.search(text):
+        yield from YAML(typ="safe", pure=True).parse(text)
+        return
+    parser = CParser(text)
+    try:
+        while True:
+            event = parser.get_event()
+            yield event
+            if isinstance(event, StreamEndEvent):
+                return
+    finally:
+        parser.dispose()
 
 
 def _short(tag: str) -> str:
     return "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
 
 
-def _tag_of(node: Node) -> str:
-    """ruamel gives tags as ``Tag`` objects; compare them as strings."""
-    tag = node.tag
-    return str(getattr(tag, "value", tag))
+def _position(event: Event) -> Position:
+    return Position(event.start_mark.line + 1, event.start_mark.column + 1)
 
 
-class _Walk:
-    """Turns the composed node graph into plain values, checking what JSON and the server need."""
+@dataclass(eq=False)
+class _Anchor:
+    """An anchored node, and how the server's parser counts the aliases of it."""
+
+    value: Any = None
+    complete: bool = False
+    uses: int = 1  # the server counts the anchor itself as the first use
+    nested: int = -1  # its `aliasCount`: worked out at the first alias, as the server does
+    scalars: bool = False  # holds a scalar of its own (not through an alias)
+    targets: set[_Anchor] = field(default_factory=set)  # anchors aliased inside it
+    weight: int = 0
+
+    def alias_count(self) -> int:
+        """``getAliasCount`` of the server's parser, from what composing recorded."""
+        if self.nested < 0:
+            self.nested = max(
+                [1 if self.scalars else 0, *(t.uses * max(t.nested, 0) for t in self.targets)]
+            )
+        return self.nested
+
+
+@dataclass(eq=False)
+class _Open:
+    """A sequence or mapping being composed."""
+
+    value: list[Any] | dict[str, Any]
+    pointer: Pointer
+    position: Position
+    anchor: _Anchor | None
+    key: Any = None
+    key_pending: bool = True  # a mapping waits for a key (else for the value of ``key``)
+    scalars: bool = False
+    targets: set[_Anchor] = field(default_factory=set)
+    weight: int = 2  # the brackets of the smallest writing of it
+
+
+_BAD_KEY = object()
+
+
+class _Composer:
+    """Turns parser events into plain values, checking what JSON and the server need."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.values: dict[Pointer, Position] = {}
         self.keys: dict[Pointer, Position] = {}
         self.problems: list[Diagnostic] = []
-        self.aliases = 0
-        self._seen: set[int] = set()
-        self._open: set[int] = set()
+        self.anchors: dict[str, _Anchor] = {}
+        self.aliased = False
+        self.stack: list[_Open] = []
+        self.root: Any = None
+        self.root_position = Position(1, 1)
+        self.root_weight = 0
+        self.documents = 0
+        self.stopped = False
 
-    def problem(self, node: Node, pointer: Pointer, message: str, rule: str) -> None:
-        mark = node.start_mark
-        self.problems.append(
-            Diagnostic(self.path, mark.line + 1, mark.column + 1, message, rule, pointer)
+    def problem(self, where: Position, pointer: Pointer, message: str, rule: str) -> None:
+        self.problems.append(Diagnostic(self.path, where.line, where.col, message, rule, pointer))
+
+    def compose(self, events: Iterator[Event]) -> None:
+        """Compose the single document; stop at the first problem the server's parser stops at."""
+        for event in events:
+            if isinstance(event, ScalarEvent):
+                self.scalar_node(event)
+            elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                self.open(event)
+            elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+                self.close()
+            elif isinstance(event, AliasEvent):
+                self.alias(event)
+            elif isinstance(event, DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    self.stop(
+                        _position(event),
+                        (),
+                        "invalid YAML: a second document; a file holds one",
+                        "yaml-syntax",
+                    )
+            if len(self.stack) > MAX_DEPTH:
+                self.stop(_position(event), self.stack[-1].pointer, TOO_DEEP, "too-deep")
+            if self.stopped:
+                return
+
+    def stop(self, where: Position, pointer: Pointer, message: str, rule: str) -> None:
+        self.problem(where, pointer, message, rule)
+        self.stopped = True
+
+    def scalar_node(self, event: ScalarEvent) -> None:
+        pointer = self.child_pointer()
+        where = _position(event)
+        self.values.setdefault(pointer, where)
+        value = self.scalar(event, where, pointer)
+        weight = max(len(value), 1) if isinstance(value, str) else 1
+        anchor = self.define(event.anchor)
+        if anchor is not None:
+            anchor.value, anchor.complete, anchor.scalars, anchor.weight = value, True, True, weight
+        merge = not event.style and event.tag is None and event.value == "<<"
+        self.add(value, where, pointer, scalar=True, weight=weight, merge=merge)
+
+    def child_pointer(self) -> Pointer:
+        if not self.stack:
+            return ()
+        parent = self.stack[-1]
+        if isinstance(parent.value, list):
+            return (*parent.pointer, len(parent.value))
+        if parent.key_pending:
+            return (*parent.pointer, "<key>")
+        return (*parent.pointer, parent.key if isinstance(parent.key, str) else "<key>")
+
+    def define(self, name: str | None) -> _Anchor | None:
+        if name is None:
+            return None
+        self.anchors[name] = anchor = _Anchor()  # a later anchor of the same name replaces it
+        return anchor
+
+    def open(self, event: SequenceStartEvent | MappingStartEvent) -> None:
+        pointer = self.child_pointer()
+        where = _position(event)
+        self.values.setdefault(pointer, where)
+        wanted = _SEQ if isinstance(event, SequenceStartEvent) else _MAP
+        tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
+        if tag not in (None, "!", wanted):
+            self.problem(where, pointer, f"tag {_short(tag)} is not allowed here", "yaml-tag")
+        value: list[Any] | dict[str, Any] = [] if wanted == _SEQ else {}
+        anchor = self.define(event.anchor)
+        if anchor is not None:
+            anchor.value = value
+        self.stack.append(_Open(value, pointer, where, anchor))
+
+    def close(self) -> None:
+        done = self.stack.pop()
+        anchor = done.anchor
+        if anchor is not None:
+            anchor.complete, anchor.scalars = True, done.scalars
+            anchor.targets, anchor.weight = done.targets, done.weight
+        self.add(
+            done.value,
+            done.position,
+            done.pointer,
+            scalar=done.scalars,
+            targets=done.targets,
+            weight=done.weight,
+            collection=True,
         )
 
-    def value(self, node: Node, pointer: Pointer) -> Any:
-        node.tag = _tag_of(node)
-        mark = node.start_mark
-        self.values.setdefault(pointer, Position(mark.line + 1, mark.column + 1))
-        if id(node) in self._open:
-            self.problem(node, pointer, "an alias refers to its own anchor", "yaml-alias")
-            return None
-        if id(node) in self._seen and not isinstance(node, ScalarNode):
-            self.aliases += 1
-            if self.aliases > MAX_ALIASES:
-                self.problem(node, pointer, f"more than {MAX_ALIASES} alias uses", "yaml-alias")
-                return None
-        self._seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            return self.scalar(node, pointer)
-        self._open.add(id(node))
-        try:
-            if isinstance(node, SequenceNode) and node.tag == _SEQ:
-                return [self.value(item, (*pointer, i)) for i, item in enumerate(node.value)]
-            if isinstance(node, MappingNode) and node.tag == _MAP:
-                return self.mapping(node, pointer)
-            self.problem(node, pointer, f"tag {_short(node.tag)} is not allowed here", "yaml-tag")
-            return None
-        finally:
-            self._open.discard(id(node))
+    def alias(self, event: AliasEvent) -> None:
+        self.aliased = True
+        where = _position(event)
+        pointer = self.child_pointer()
+        self.values.setdefault(pointer, where)
+        anchor = self.anchors.get(event.anchor)
+        if anchor is None or not anchor.complete:
+            message = (
+                f"alias *{event.anchor} has no anchor &{event.anchor} before it"
+                if anchor is None
+                else f"alias *{event.anchor} refers to its own anchor"
+            )
+            self.problem(where, pointer, message, "yaml-alias")
+            self.add(None, where, pointer)
+            return
+        anchor.uses += 1
+        nested = anchor.alias_count()
+        if anchor.uses * nested > MAX_ALIAS_COUNT:
+            counted = f"{anchor.uses} uses" + (
+                f" of {nested} aliased values each" if nested > 1 else ""
+            )
+            self.stop(
+                where,
+                pointer,
+                f"too many aliases: &{event.anchor} and its {anchor.uses - 1} aliases make "
+                f"{counted}; the server's YAML parser allows {MAX_ALIAS_COUNT} (maxAliasCount)",
+                "yaml-alias",
+            )
+        # The same value again, as the server's parser gives it: counted, never expanded.
+        self.add(anchor.value, where, pointer, targets={anchor}, weight=anchor.weight)
 
-    def mapping(self, node: MappingNode, pointer: Pointer) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            key = self.value(key_node, (*pointer, "<key>"))
-            if key_node.tag == _TAG + "merge" or (
-                isinstance(key_node, ScalarNode) and key_node.value == "<<" and not key_node.style
-            ):
-                self.problem(
-                    key_node, pointer, "merge keys (<<) are not part of YAML 1.2", "yaml-merge"
-                )
-                continue
-            if not isinstance(key, str):
-                self.problem(
-                    key_node, pointer, f"keys must be strings, not {json_type(key)}", "yaml-key"
-                )
-                continue
-            child = (*pointer, key)
-            mark = key_node.start_mark
-            if key in result:
-                self.problem(key_node, child, f'duplicate key "{key}"', "duplicate-key")
-            self.keys.setdefault(child, Position(mark.line + 1, mark.column + 1))
-            result[key] = self.value(value_node, child)
-        return result
+    def add(
+        self,
+        value: Any,
+        where: Position,
+        pointer: Pointer,
+        *,
+        scalar: bool = False,
+        targets: set[_Anchor] | None = None,
+        weight: int = 1,
+        collection: bool = False,
+        merge: bool = False,
+    ) -> None:
+        """Put a finished value into the collection being composed (or make it the root)."""
+        if not self.stack:
+            self.root, self.root_position, self.root_weight = value, where, weight
+            return
+        parent = self.stack[-1]
+        parent.scalars = parent.scalars or scalar
+        if targets:
+            parent.targets |= targets
+        parent.weight += weight + 1  # and a separator
+        if isinstance(parent.value, list):
+            parent.value.append(value)
+            return
+        if parent.key_pending:
+            parent.key_pending = False
+            parent.key = self.key(value, where, parent, collection, merge)
+            return
+        parent.key_pending = True
+        if parent.key is not _BAD_KEY:
+            parent.value[parent.key] = value
 
-    def scalar(self, node: ScalarNode, pointer: Pointer) -> Any:
-        text, tag = node.value, str(node.tag)
+    def key(self, key: Any, where: Position, parent: _Open, collection: bool, merge: bool) -> Any:
+        if merge:
+            message = "merge keys (<<) are not part of YAML 1.2"
+            self.problem(where, parent.pointer, message, "yaml-merge")
+            return _BAD_KEY
+        if collection or not isinstance(key, str):
+            kind = json_type(key)
+            self.problem(where, parent.pointer, f"keys must be strings, not {kind}", "yaml-key")
+            return _BAD_KEY
+        child = (*parent.pointer, key)
+        if key in parent.value:
+            self.problem(where, child, f'duplicate key "{key}"', "duplicate-key")
+        self.keys.setdefault(child, where)
+        return key
+
+    def scalar(self, event: ScalarEvent, where: Position, pointer: Pointer) -> Any:
+        text: str = event.value
+        tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
+        if tag is None and not event.style:  # plain: the core schema decides
+            tag = next((t for t, pattern in _PLAIN if pattern.match(text)), _STR)
+        elif tag is None or tag == "!":  # quoted, a block, or non-specific: a string
+            tag = _STR
+        elif tag != _STR and tag not in _EXPLICIT:
+            self.problem(where, pointer, f"tag {_short(tag)} is not allowed here", "yaml-tag")
+            return None
+        elif tag != _STR and not _EXPLICIT[tag].match(text):
+            shown = json.dumps(text, ensure_ascii=False)
+            self.problem(
+                where,
+                pointer,
+                f"{_short(tag)} {shown} is read as a string by {_READER}, which does not take "
+                f"{shown} for {_KINDS[tag]}; drop the tag or write {_KINDS[tag]}",
+                "yaml-tag",
+            )
+            return None
         if tag == _STR:
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:
+            return self.string(text, where, pointer)
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return text.lower() == "true"
+        return self.number(text, where, pointer, whole=tag == _INT)
+
+    def string(self, text: str, where: Position, pointer: Pointer) -> str:
+        if _SURROGATE.search(text):
+            # The pure parser gives escaped surrogates as they are: pairs are one character.
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+            if _SURROGATE.search(text):
                 self.problem(
-                    node,
+                    where,
                     pointer,
-                    "a string contains a lone surrogate escape (\\uD800-\\uDFFF without its pair); "
-                    "it is not valid Unicode",
+                    "a string contains a lone surrogate escape (\\uD800-\\uDFFF without its "
+                    "pair); it is not valid Unicode",
                     "surrogate",
                 )
-            return text
-        if tag == _NULL and _CORE[0][1].match(text):
-            return None
-        if tag == _BOOL and _CORE[1][1].match(text):
-            return text.lower() == "true"
-        if tag == _INT and _CORE[2][1].match(text):
-            value = (
-                int(text[2:], 8)
-                if text.startswith("0o")
-                else int(text, 0 if text.startswith("0x") else 10)
+        return text
+
+    def number(self, text: str, where: Position, pointer: Pointer, *, whole: bool) -> Any:
+        value: int | float | None
+        if whole:
+            sign = -1 if text.startswith("-") else 1
+            digits = text.lstrip("+-")
+            base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
+            magnitude = integer(digits[2:] if base != 10 else digits, base)
+            value = None if magnitude is None else sign * magnitude
+        elif text.lower().lstrip("+-") in (".inf", ".nan"):  # JSON has no such numbers
+            self.problem(
+                where, pointer, f"{text} is not a finite number; JSON cannot carry it", "non-finite"
             )
-            if abs(value) > MAX_SAFE_INTEGER:
-                self.problem(
-                    node, pointer, f"{text} is beyond 2^53 and would be rounded", "unsafe-integer"
-                )
-            return value
-        if tag == _FLOAT and _CORE[3][1].match(text):
-            number = float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))
-            if not math.isfinite(number):
-                self.problem(
-                    node,
-                    pointer,
-                    f"{text} is not a finite number; JSON cannot carry it",
-                    "non-finite",
-                )
-            return number
-        self.problem(node, pointer, f"tag {_short(tag)} is not allowed here", "yaml-tag")
-        return None
-
-
-BREAKS_1_1 = re.compile("[\x85\u2028\u2029]")
-"""YAML 1.1 parsers break lines at these, YAML 1.2 parsers do not: written raw, they are read
-differently by different servers, so they must be written as escapes (``\\N``, ``\\L``, ``\\P``)."""
-
-
-def _compose(text: str) -> Node | None:
-    """The node graph, from libyaml where ruamel.yaml.clib is installed (50x faster)."""
-    if CParser is not None:
-        loader = _CoreLoader(text)
-        try:
-            return cast(Node | None, loader.get_single_node())
-        finally:
-            loader.dispose()
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Resolver = _CoreResolver
-    return cast(Node | None, yaml.compose(text))
+            return None
+        else:
+            value = float(text)
+        problem = number_problem(text, value, _READER)
+        if problem is not None:
+            self.problem(where, pointer, problem, "number-changed")
+            return None
+        return value
 
 
 def parse_yaml(path: str, raw: bytes) -> Document:
@@ -260,8 +452,9 @@ def parse_yaml(path: str, raw: bytes) -> Document:
                 )
             ]
         )
+    composer = _Composer(path)
     try:
-        node = _compose(text)
+        composer.compose(_events(text))
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -269,29 +462,41 @@ def parse_yaml(path: str, raw: bytes) -> Document:
         raise SourceError(
             [Diagnostic(path, line, col, f"invalid YAML: {problem}", "yaml-syntax")]
         ) from None
-    except (YAMLError, RecursionError) as error:
+    except YAMLError as error:
         raise SourceError(
             [Diagnostic(path, 1, 1, f"invalid YAML: {error}", "yaml-syntax")]
         ) from None
-    if node is None:
+    if composer.problems:
+        raise SourceError(sorted(composer.problems))
+    data = composer.root
+    if composer.documents == 0:
         raise SourceError(
             [Diagnostic(path, 1, 1, "the file is empty; it must hold a mapping", "top-level")]
         )
-    walk = _Walk(path)
-    data = walk.value(node, ())
-    if walk.problems:
-        raise SourceError(sorted(walk.problems))
     if not isinstance(data, dict):
-        mark = node.start_mark
+        where = composer.root_position
         raise SourceError(
             [
                 Diagnostic(
                     path,
-                    mark.line + 1,
-                    mark.column + 1,
+                    where.line,
+                    where.col,
                     f"the top-level value must be a mapping, not {json_type(data)}",
                     "top-level",
                 )
             ]
         )
-    return Document(path, data, walk.values.get, walk.keys.get, raw)
+    if composer.aliased and composer.root_weight > MAX_FILE_BYTES:
+        raise SourceError(
+            [
+                Diagnostic(
+                    path,
+                    0,
+                    0,
+                    f"with its aliases expanded, as JSON has none, this file's values take more "
+                    f"than {MAX_FILE_BYTES:,} bytes, which the server refuses; use fewer aliases",
+                    "yaml-alias",
+                )
+            ]
+        )
+    return Document(path, data, composer.values.get, composer.keys.get, raw)

@@ -3,11 +3,19 @@
 It checks the catalog before MkDocs cleans the site directory, then adds the raw tree and the
 generated pages as virtual files. During ``mkdocs serve`` a failing check becomes the preview page
 instead of an exception, because MkDocs 1.6 holds every request while a rebuild keeps raising.
+
+``mkdocs build`` publishes atomically: once the check passes, MkDocs builds into a staging
+directory beside the site directory, which replaces the site directory as the build's very last
+step (:meth:`RolesCatalogPlugin.on_post_build`, after every other plugin) and only if nothing
+failed. Anything that writes into the site (a search index, another plugin's files) must therefore
+run before that step, and it writes into the staging directory: ``config.site_dir`` names it
+during the build.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 from pathlib import Path
 from typing import Any
@@ -19,11 +27,13 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 
-from build_tools import site_paths, wire
+from build_tools import publish, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.formats import Format
 from site_plugins import pages, preview
 from site_plugins.config import RolesCatalogConfig
 
@@ -50,9 +60,21 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.rebuilt: list[str] = []
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
+        # A build's files as its check judged them, for on_files (wire.raw_files' memo).
+        self.published: dict[tuple[Format, bytes], bytes] | None = None
+        self.dirty = False
+        # An atomic build: where the site goes, the staging directory MkDocs writes into instead,
+        # and the warnings that make a strict build fail after its last plugin event.
+        self.site_dir: Path | None = None
+        self.staging: Path | None = None
+        self.warnings = CountHandler()
+        self.warnings.setLevel(logging.WARNING)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        self.dirty = dirty
+        if not self.serving:  # from the start, as MkDocs' own count of a strict build's warnings
+            logging.getLogger("mkdocs").addHandler(self.warnings)
         # `make serve` runs `mkdocs serve --dirty`: each edit rebuilds only the pages it changed.
         self.incremental = preview.Incremental() if self.serving and dirty else None
         if self.incremental is not None:
@@ -67,15 +89,19 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if not self.config.formats or len(set(self.config.formats)) != len(self.config.formats):
             raise PluginError("roles-catalog: 'formats' lists json, yaml or both, each once")
         base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
-        self.catalog_dir = (base / self.config.catalog_dir).resolve()
-        lock = (base / self.config.lock).resolve() if self.config.lock else None
+        # realpath, unlike Path.resolve, reports no symlink loop: the check names it, in one line.
+        self.catalog_dir = Path(os.path.realpath(base / self.config.catalog_dir))
+        lock = Path(os.path.realpath(base / self.config.lock)) if self.config.lock else None
         self.renderer = pages.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
             formats=self.config.formats,
             memo=self.render_memo,
         )
-        result = check_catalog(self.catalog_dir, lock)
+        taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
+        site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
+        self.published = self.raw_memo if self.raw_memo is not None else {}
+        result = check_catalog(self.catalog_dir, lock, site, self.published)
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
@@ -83,10 +109,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             log.info(f"the preview shows unrecorded changes; `mkdocs build` refuses them:\n{lines}")
             result.diagnostics = []
         if result.ok and result.catalog is not None:
-            taken = _handwritten_names(Path(config.docs_dir), config.use_directory_urls)
-            self._settle(config, result.catalog, site_paths.collisions(result.catalog, taken))
+            self._settle(config, result.catalog, [])
         else:
             self._settle(config, None, result.diagnostics)
+        if not self.serving:
+            self._stage(config)
         if self.catalog is not None and "alternate" not in config.extra:
             # Material shows its language switcher only when extra.alternate is set, and the
             # generated pages bring their own (templates/overrides/partials/alternate.html). A list
@@ -123,7 +150,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             problems = site_paths.collisions(self.catalog, taken)
             generated: dict[str, bytes | str] = {}
             if not problems:
-                generated.update(wire.raw_files(self.catalog, self.config.formats, self.raw_memo))
+                generated.update(wire.raw_files(self.catalog, self.config.formats, self.published))
+                self.published = self.raw_memo  # a build lets its check's files go with its own
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(
@@ -238,7 +266,52 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             urls = [f.page.url for f in self.files.documentation_pages() if f.page is not None]
             self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
 
-    on_post_build = CombinedEvent(_let_go, _merge_search_index)
+    @event_priority(-1000)  # the very last: after every plugin, whatever priority it chose
+    def _publish(self, *, config: MkDocsConfig) -> None:
+        """Swap the staged build in, unless a warning will fail this strict build right after."""
+        if self.staging is None or self.site_dir is None:
+            return
+        if config.strict and self.warnings.get_counts():
+            return  # MkDocs aborts the build now; on_build_error removes the staging directory
+        try:
+            publish.swap_in(self.staging, self.site_dir)
+        except OSError as error:
+            raise PluginError(
+                f"the site was built but could not replace {self.site_dir}: {error.strerror}"
+            ) from None
+        self.staging = None
+        config.site_dir = str(self.site_dir)  # for what runs next, such as gh-deploy
+        self._stop_counting()
+
+    on_post_build = CombinedEvent(_let_go, _merge_search_index, _publish)
+
+    def _stage(self, config: MkDocsConfig) -> None:
+        """Point MkDocs at a staging directory; the site directory is replaced at the end."""
+        self.site_dir = Path(config.site_dir)
+        try:
+            self.staging = publish.stage(self.site_dir, seeded=self.dirty)
+        except OSError as error:
+            raise PluginError(
+                f"cannot build beside {self.site_dir}: {error.strerror or error}"
+            ) from None
+        config.site_dir = str(self.staging)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._unstage()
+
+    def on_shutdown(self) -> None:
+        self._unstage()  # an interrupted build (Ctrl-C) reaches neither event above
+
+    def _unstage(self) -> None:
+        if self.staging is not None:
+            publish.discard(self.staging)
+            self.staging = None
+        self._stop_counting()
+
+    def _stop_counting(self) -> None:
+        logging.getLogger("mkdocs").removeHandler(self.warnings)
+        self.warnings = CountHandler()
+        self.warnings.setLevel(logging.WARNING)
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -283,23 +356,6 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
         return server
-
-
-def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
-    """Top-level names the docs directory will publish (``about.md`` -> ``about``), known before
-    MkDocs cleans the site directory, so a colliding id fails the build with the site untouched."""
-    if not docs_dir.is_dir():
-        return []
-    names = []
-    for entry in sorted(docs_dir.iterdir()):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_file() and entry.suffix == ".md" and use_directory_urls:
-            if entry.stem not in ("index", "README"):
-                names.append(entry.stem)
-        else:
-            names.append(entry.name)
-    return names
 
 
 def _shown(path: Path) -> str:

@@ -4,18 +4,70 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from build_tools.cli import main
+from build_tools.convert import convert_catalog
 
 REPO = Path(__file__).resolve().parents[1]
 OUR_CATALOG = REPO / "catalog"
-FIXTURES = REPO.parent / "shared" / "fixtures"
-"""The upstream catalog, read-only: CI lays ``shared/`` beside the clone, as here."""
-UPSTREAM = FIXTURES / "upstream-catalog-json"
-UPSTREAM_YAML = FIXTURES / "upstream-catalog-yaml"
+
+FIXTURES_VARIABLE = "ROLECAT_UPSTREAM_FIXTURES"
+"""Where the upstream catalog's fixtures are; else ``../shared/fixtures`` beside the clone, where
+CI lays them."""
+
+
+def fixtures_dir(environ: Mapping[str, str] = os.environ, beside: Path = REPO.parent) -> Path:
+    """Where the upstream fixtures are looked for: the variable, else ``shared/fixtures`` beside."""
+    configured = environ.get(FIXTURES_VARIABLE)
+    return Path(configured) if configured else beside / "shared" / "fixtures"
+
+
+def in_ci(environ: Mapping[str, str] = os.environ) -> bool:
+    return environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+def fixture(name: str, environ: Mapping[str, str] = os.environ, beside: Path = REPO.parent) -> Path:
+    """One of the upstream fixtures, read-only, for the tests that compare with upstream.
+
+    Where it cannot be found the test is skipped, with the reason, or fails under ``CI=true``:
+    there a missing fixture is a broken setup, never a reason to test less. Nothing else needs
+    them: a fresh clone with nothing beside it passes ``make test``.
+    """
+    path = fixtures_dir(environ, beside) / name
+    if not path.is_dir():
+        reason = (
+            f"the upstream fixture {name} is not at {path}: set {FIXTURES_VARIABLE} to the "
+            "directory of the upstream fixtures to compare with them"
+        )
+        if in_ci(environ):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path
+
+
+def upstream() -> Path:
+    """The upstream catalog, JSON generation."""
+    return fixture("upstream-catalog-json")
+
+
+def upstream_yaml() -> Path:
+    """The upstream catalog, YAML generation."""
+    return fixture("upstream-catalog-yaml")
+
+
+def our_catalog_as_yaml(target: Path) -> Path:
+    """A copy of our catalog with every index and bundle file written as YAML."""
+    shutil.copytree(OUR_CATALOG, target)
+    assert convert_catalog(target, "yaml").diagnostics == []
+    return target
 
 
 def write_json(path: Path, value: Any) -> None:

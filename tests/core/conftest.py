@@ -14,7 +14,7 @@ from build_tools import schema
 from build_tools.check import update_lock
 from build_tools.diagnostics import Diagnostic
 from build_tools.sources import Document
-from tests.support import FIXTURES, Run, run, write_json
+from tests.support import Run, fixture, run, write_json
 
 
 def role(slug: str, language: str = "en", **fields: Any) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def fixture_copy(tmp_path: Path) -> Callable[[str], Path]:
 
     def copy(name: str) -> Path:
         target = tmp_path / name
-        shutil.copytree(FIXTURES / name, target)
+        shutil.copytree(fixture(name), target)
         for path in target.rglob("*"):
             path.chmod(0o644 if path.is_file() else 0o755)
         return target

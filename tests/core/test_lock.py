@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
-from tests.core.conftest import FIXTURES, Catalog, role, run
+from tests.core.conftest import Catalog, role, run
 from tests.core.test_rules import value
+from tests.support import upstream
 
 LOCK = "content-hashes.json"
 
@@ -149,7 +150,7 @@ def test_lock_option_points_elsewhere(catalog: Catalog, tmp_path: Path) -> None:
 
 
 def test_upstream_fixture_passes() -> None:
-    result = run("check", "--catalog", str(FIXTURES / "upstream-catalog-json"))
+    result = run("check", "--catalog", str(upstream()))
     assert (result.code, result.out) == (0, "OK\n")
 
 
@@ -159,7 +160,7 @@ def test_upstream_lock_is_reproduced_byte_for_byte(fixture_copy: Callable[[str],
     result = run("check", "--catalog", str(root), "--update-hashes")
     assert result.code == 0
     assert result.lines[-1] == "lock updated"
-    assert (root / LOCK).read_bytes() == (FIXTURES / "upstream-catalog-json" / LOCK).read_bytes()
+    assert (root / LOCK).read_bytes() == (upstream() / LOCK).read_bytes()
 
 
 def test_version_written_as_javascript_writes_it(catalog: Catalog) -> None:

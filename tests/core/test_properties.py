@@ -16,9 +16,13 @@ from build_tools.check import check_catalog, update_lock
 from build_tools.sources import MAX_FILE_BYTES
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
-# Any Unicode text but lone surrogates (which no valid file can carry), with at least one non-space.
-texts = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=40).filter(
-    lambda s: not s.isspace() and s.strip() != ""
+# Any Unicode text but lone surrogates (no valid file holds one), around a character that shows.
+_any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+texts = st.builds(
+    lambda before, shown, after: before + shown + after,
+    _any_text,
+    st.sampled_from(["a", "Ж", "🧭", "7", "字", "."]),
+    _any_text,
 )
 optional = st.none() | texts
 

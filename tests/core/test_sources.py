@@ -33,7 +33,8 @@ def problems(raw: bytes) -> list[str]:
         (b'{"a": 1e400}', "f.json:1:7: 1e400 is too large: JSON.parse turns it into Infinity"),
         (
             b'{"a": 9007199254740993}',
-            "f.json:1:7: 9007199254740993 is beyond 2^53: JSON.parse would round it",
+            "f.json:1:7: 9007199254740993 is read by JSON.parse as 9007199254740992: it cannot "
+            "hold this number exactly",
         ),
         (b'{"a": 1}\n{"b": 2}', "f.json:2:1: invalid JSON: unexpected data after the JSON value"),
         (

@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 from build_tools.formats import dump_yaml, parse
 from build_tools.sources import SourceError
 from build_tools.yamlsource import parse_yaml
-from tests.core.conftest import FIXTURES, Catalog, run
+from tests.core.conftest import Catalog, run
 from tests.core.test_rules import value
+from tests.support import upstream, upstream_yaml
 
 LOCK = "content-hashes.json"
 
 
 def test_yaml_fixture_passes() -> None:
-    result = run("check", "--catalog", str(FIXTURES / "upstream-catalog-yaml"))
+    result = run("check", "--catalog", str(upstream_yaml()))
     assert (result.code, result.out) == (0, "OK\n")
 
 
@@ -31,11 +32,11 @@ def test_yaml_fixture_lock_is_reproduced_byte_for_byte(
     root = fixture_copy("upstream-catalog-yaml")
     (root / LOCK).unlink()
     assert run("check", "--catalog", str(root), "--fix").code == 0
-    assert (root / LOCK).read_bytes() == (FIXTURES / "upstream-catalog-yaml" / LOCK).read_bytes()
+    assert (root / LOCK).read_bytes() == (upstream_yaml() / LOCK).read_bytes()
 
 
 def test_yaml_and_json_fixtures_hold_the_same_values() -> None:
-    json_root, yaml_root = FIXTURES / "upstream-catalog-json", FIXTURES / "upstream-catalog-yaml"
+    json_root, yaml_root = upstream(), upstream_yaml()
     for path in json_root.rglob("*.json"):
         if path.name == LOCK:
             continue
@@ -87,14 +88,23 @@ def test_core_schema_scalars(text: str, value: object) -> None:
             "f.yaml:1:5: raw U+2028 is a line break in YAML 1.1 but not in 1.2; write it as an "
             'escape in a double-quoted string ("\\N", "\\L", "\\P")',
         ),
-        ("a: 9007199254740993", "f.yaml:1:4: 9007199254740993 is beyond 2^53 and would be rounded"),
+        (
+            "a: 9007199254740993",
+            "f.yaml:1:4: 9007199254740993 is read by the server's YAML parser as "
+            "9007199254740992: it cannot hold this number exactly",
+        ),
         ("? [1]\n: x", "f.yaml:1:3: keys must be strings, not an array"),
-        ("a: &a [*a]", "f.yaml:1:4: an alias refers to its own anchor"),
+        ("a: &a [*a]", "f.yaml:1:8: alias *a refers to its own anchor"),
+        ("a: *x", "f.yaml:1:4: alias *x has no anchor &x before it"),
         ("- 1", "f.yaml:1:1: the top-level value must be a mapping, not an array"),
         ("", "f.yaml:1:1: the file is empty; it must hold a mapping"),
-        ("a: b\n---\nc: d", "f.yaml:2:1: invalid YAML: but found another document"),
+        ("a: b\n---\nc: d", "f.yaml:2:1: invalid YAML: a second document; a file holds one"),
         ("a:\n  - b\n - c", "f.yaml:3:2: invalid YAML: did not find expected key"),
-        ('a: "x\\ud800"', "f.yaml:1:8: invalid YAML: found invalid Unicode character escape code"),
+        (
+            'a: "x\\ud800"',
+            "f.yaml:1:4: a string contains a lone surrogate escape (\\uD800-\\uDFFF without its "
+            "pair); it is not valid Unicode",
+        ),
     ],
 )
 def test_what_the_server_parser_would_refuse_or_read_otherwise(text: str, message: str) -> None:

@@ -27,10 +27,10 @@ import pytest
 # Re-exported for the remote tests.
 from tests.support import OUR_CATALOG as OUR_CATALOG
 from tests.support import REPO as REPO
-from tests.support import UPSTREAM as UPSTREAM
-from tests.support import UPSTREAM_YAML as UPSTREAM_YAML
 from tests.support import Run as Run
+from tests.support import our_catalog_as_yaml as our_catalog_as_yaml
 from tests.support import run as run
+from tests.support import upstream as upstream
 from tests.support import write_json as write_json
 
 PUBLISHED = ("index.json", "bundles")

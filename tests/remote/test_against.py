@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import (
-    UPSTREAM,
+    OUR_CATALOG,
     StartHost,
     StartStatic,
     StaticServer,
@@ -20,8 +20,8 @@ from .conftest import (
     write_json,
 )
 
-SLUG = "proofreader"
-BUNDLE = "editorial"
+SLUG = "translator"
+BUNDLE = "writing"
 
 
 def language_files(root: Path) -> Iterator[Path]:
@@ -81,14 +81,14 @@ def add_role(root: Path, entry: dict[str, Any], roles: dict[Path, dict[str, Any]
 
 @pytest.fixture
 def live(tmp_path: Path, static_server: StartStatic) -> StaticServer:
-    """The upstream catalog as deployed: what readers have now."""
-    return static_server(copy_catalog(UPSTREAM, tmp_path / "site", with_lock=False))
+    """Our catalog as deployed: what readers have now."""
+    return static_server(copy_catalog(OUR_CATALOG, tmp_path / "site", with_lock=False))
 
 
 @pytest.fixture
 def local(tmp_path: Path) -> Path:
     """The same catalog in a working copy, lock included."""
-    return copy_catalog(UPSTREAM, tmp_path / "local")
+    return copy_catalog(OUR_CATALOG, tmp_path / "local")
 
 
 def test_an_unchanged_catalog_is_not_behind_live(live: StaticServer, local: Path) -> None:
@@ -145,7 +145,7 @@ def test_a_version_lower_than_live_is_caught(
     tmp_path: Path, static_server: StartStatic, local: Path
 ) -> None:
     ahead = index_entry(local)["version"] + 2
-    site = copy_catalog(UPSTREAM, tmp_path / "site-ahead", with_lock=False)
+    site = copy_catalog(OUR_CATALOG, tmp_path / "site-ahead", with_lock=False)
     set_version(site, ahead)  # live went ahead (say, deployed from another branch)
     live = static_server(site)
 
@@ -165,7 +165,7 @@ def test_a_lower_version_with_new_content_must_go_above_live(
     tmp_path: Path, static_server: StartStatic, local: Path
 ) -> None:
     version = index_entry(local)["version"]
-    site = copy_catalog(UPSTREAM, tmp_path / "site-ahead", with_lock=False)
+    site = copy_catalog(OUR_CATALOG, tmp_path / "site-ahead", with_lock=False)
     set_version(site, version + 2)
     live = static_server(site)
     edit_instructions(local, " Changed.")
@@ -206,7 +206,7 @@ def test_a_live_catalog_that_cannot_be_read_fails_the_comparison(
     scripted_host: StartHost, local: Path
 ) -> None:
     # Half a bundle would give a different hash for every role in it: only the fetch is reported.
-    files = catalog_files(UPSTREAM)
+    files = catalog_files(OUR_CATALOG)
     del files[f"bundles/{BUNDLE}/en.json"]
     host = scripted_host(files)
 

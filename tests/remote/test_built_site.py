@@ -7,7 +7,6 @@ build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,12 +22,12 @@ import pytest
 from .conftest import (
     OUR_CATALOG,
     REPO,
-    UPSTREAM,
-    UPSTREAM_YAML,
     StartStatic,
     catalog_files,
     copy_catalog,
+    our_catalog_as_yaml,
     run,
+    upstream,
 )
 
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -55,39 +54,48 @@ def build(catalog: Path, target: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Our catalog and the upstream fixture, each built once for the module under www/<name>/."""
-    www = tmp_path_factory.mktemp("www")
-    upstream = copy_catalog(UPSTREAM, tmp_path_factory.mktemp("upstream") / "catalog")
-    return {
-        "ours": build(OUR_CATALOG, www / "ours" / "site"),
-        "upstream": build(upstream, www / "upstream" / "site"),
-    }
+def www(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the sites are built, each under www/<name>/site."""
+    return tmp_path_factory.mktemp("www")
 
 
-SOURCES = {"ours": OUR_CATALOG, "upstream": UPSTREAM}
+def source(name: str) -> Path:
+    return OUR_CATALOG if name == "ours" else upstream()
+
+
+@pytest.fixture(scope="module")
+def built(www: Path) -> dict[str, Path]:
+    """Our catalog, built once for the module."""
+    return {"ours": build(OUR_CATALOG, www / "ours" / "site")}
+
+
+def site_of(name: str, built: dict[str, Path], www: Path) -> Path:
+    """The built site of our catalog or of the upstream fixture (built on first use)."""
+    if name not in built:
+        built[name] = build(source(name), www / name / "site")
+    return built[name]
 
 
 @pytest.mark.parametrize("name", ["ours", "upstream"])
 @pytest.mark.parametrize("mount", ["root", "sub-path"])
 def test_a_built_site_served_statically_passes(
-    built: dict[str, Path], static_server: StartStatic, name: str, mount: str
+    built: dict[str, Path], www: Path, static_server: StartStatic, name: str, mount: str
 ) -> None:
-    site = built[name]
+    site = site_of(name, built, www)
     if mount == "root":
         server, base = static_server(site), ""
     else:  # the parent of www/: the site lives at /<name>/site, as on GitHub Pages project sites
         server, base = static_server(site.parent.parent), f"/{name}/site"
-    source = SOURCES[name]
+    catalog = source(name)
 
-    result = run("verify", f"{server.url}{base}/", "--catalog", str(source))
+    result = run("verify", f"{server.url}{base}/", "--catalog", str(catalog))
 
     assert result.code == 0, result.out + result.err
     assert result.lines[0].startswith(f"OK {server.url}{base}: 2 bundles, 2 languages (en, ru)")
     assert result.lines[-1] == (
-        f"deploy is current: every published file is byte-identical to {source}"
+        f"deploy is current: every published file is byte-identical to {catalog}"
     )
-    assert len(result.lines) == 2 + len(catalog_files(source))
+    assert len(result.lines) == 2 + len(catalog_files(catalog))
 
 
 def _free_port() -> int:
@@ -157,7 +165,7 @@ def test_a_build_of_an_edited_catalog_is_reported_stale(
 def test_a_site_built_from_yaml_sources_is_current_for_them(
     tmp_path: Path, static_server: StartStatic
 ) -> None:
-    catalog = Path(shutil.copytree(UPSTREAM_YAML, tmp_path / "catalog"))
+    catalog = our_catalog_as_yaml(tmp_path / "catalog")
     server = static_server(build(catalog, tmp_path / "site"))
 
     result = run("verify", server.url, "--catalog", str(catalog))

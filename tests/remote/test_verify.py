@@ -18,7 +18,6 @@ from build_tools.remote import FetchError, fetch, normalize_base
 
 from .conftest import (
     OUR_CATALOG,
-    UPSTREAM,
     StartHost,
     StartStatic,
     catalog_files,
@@ -27,6 +26,7 @@ from .conftest import (
     read_json,
     run,
     send,
+    upstream,
     write_json,
 )
 
@@ -36,11 +36,12 @@ ENGINEERING_RU = "bundles/engineering/ru.json"
 # --- a good deploy, served by python -m http.server ---------------------------------------------
 
 
-@pytest.mark.parametrize("catalog", [OUR_CATALOG, UPSTREAM], ids=["ours", "upstream"])
+@pytest.mark.parametrize("which", ["ours", "upstream"])
 @pytest.mark.parametrize("sub_path", ["", "/deploys/main"], ids=["root", "sub-path"])
 def test_a_served_catalog_passes(
-    tmp_path: Path, static_server: StartStatic, catalog: Path, sub_path: str
+    tmp_path: Path, static_server: StartStatic, which: str, sub_path: str
 ) -> None:
+    catalog = OUR_CATALOG if which == "ours" else upstream()
     copy_catalog(catalog, tmp_path / "site" / sub_path.lstrip("/"), with_lock=False)
     server = static_server(tmp_path / "site")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.helpers import OUR_CATALOG, UPSTREAM, Build, build, write_payload_catalog
+from tests.site.helpers import OUR_CATALOG, Build, build, upstream, write_payload_catalog
 
 SITE_URL = "https://roles.example.test/team/catalog/"
 
@@ -20,7 +20,7 @@ def our_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
 @pytest.fixture(scope="session")
 def upstream_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    result = build(UPSTREAM, tmp_path_factory.mktemp("upstream") / "site")
+    result = build(upstream(), tmp_path_factory.mktemp("upstream") / "site")
     assert result.returncode == 0, result.output
     return result
 

@@ -10,7 +10,8 @@ import re
 import sys
 from pathlib import Path
 
-from tests.site.helpers import UPSTREAM, Build, build
+from tests.site.conftest import SITE_URL
+from tests.site.helpers import OUR_CATALOG, Build, build
 
 PROPERDOCS = Path(sys.executable).parent / "properdocs"
 
@@ -22,21 +23,21 @@ def article(path: Path) -> str:
     return found.group(0)
 
 
-def test_properdocs_builds_the_same_site(upstream_site: Build, tmp_path: Path) -> None:
+def test_properdocs_builds_the_same_site(our_site: Build, tmp_path: Path) -> None:
     assert PROPERDOCS.is_file(), "properdocs is part of the test extra: pip install -e '.[test]'"
-    proper = build(UPSTREAM, tmp_path / "site", engine=str(PROPERDOCS))
+    proper = build(OUR_CATALOG, tmp_path / "site", site_url=SITE_URL, engine=str(PROPERDOCS))
     assert proper.returncode == 0, proper.output
     assert "WARNING" not in proper.output, proper.output
 
     def files(root: Path) -> set[str]:
         return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
-    assert files(proper.site) == files(upstream_site.site)
+    assert files(proper.site) == files(our_site.site)
     raw = [p for p in files(proper.site) if p.endswith(".json") and not p.startswith("search/")]
     assert "index.json" in raw and len(raw) > 3
     for path in raw:
-        assert (proper.site / path).read_bytes() == (upstream_site.site / path).read_bytes()
+        assert (proper.site / path).read_bytes() == (our_site.site / path).read_bytes()
     pages = sorted(p for p in files(proper.site) if p.count("/") == 3 and p.endswith(".html"))
     assert pages, "no role pages"
     for path in pages:
-        assert article(proper.site / path) == article(upstream_site.site / path), path
+        assert article(proper.site / path) == article(our_site.site / path), path

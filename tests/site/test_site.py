@@ -24,12 +24,12 @@ from tests.site.helpers import (
     PAYLOAD_INSTRUCTIONS,
     PAYLOADS,
     REPO,
-    UPSTREAM,
-    UPSTREAM_YAML,
     Build,
     build,
     copy_catalog,
+    our_catalog_as_yaml,
     site_env,
+    upstream,
     write_catalog,
 )
 
@@ -82,7 +82,7 @@ def test_raw_tree_is_byte_identical_and_never_the_lock(
     which: str, request: pytest.FixtureRequest
 ) -> None:
     site: Build = request.getfixturevalue(which)
-    source = OUR_CATALOG if which == "our_site" else UPSTREAM
+    source = OUR_CATALOG if which == "our_site" else upstream()
     assert "WARNING" not in site.output and "ERROR" not in site.output, site.output
     published = sorted(p.relative_to(site.site).as_posix() for p in site.site.rglob("*.json"))
     sources = sorted(
@@ -109,7 +109,7 @@ def test_raw_tree_is_byte_identical_and_never_the_lock(
 @pytest.mark.parametrize("which", ["our_site", "upstream_site"])
 def test_every_page_is_generated(which: str, request: pytest.FixtureRequest) -> None:
     site: Build = request.getfixturevalue(which)
-    source = OUR_CATALOG if which == "our_site" else UPSTREAM
+    source = OUR_CATALOG if which == "our_site" else upstream()
     for page in expected_pages(source):
         assert (site.site / page).is_file(), page
 
@@ -173,8 +173,8 @@ def test_home_gives_the_server_url_and_links_to_raw_files(our_site: Build) -> No
         assert f'href="{link}"' in text
 
 
-def test_home_notes_an_unset_site_url(upstream_site: Build) -> None:
-    text = (upstream_site.site / "index.html").read_text(encoding="utf-8")
+def test_home_notes_an_unset_site_url(payload_site: Build) -> None:
+    text = (payload_site.site / "index.html").read_text(encoding="utf-8")
     assert "AI_AGENT_ROLES_CATALOG_URL=" not in text
     assert "site_url is not set" in text
 
@@ -245,8 +245,8 @@ def test_payloads_show_as_text(payload_site: Build) -> None:
         assert "<script>" not in doc["title"] and "<img" not in doc["title"]
 
 
-def test_two_builds_are_identical(upstream_site: Build, tmp_path: Path) -> None:
-    again = build(UPSTREAM, tmp_path / "site")
+def test_two_builds_are_identical(our_site: Build, tmp_path: Path) -> None:
+    again = build(OUR_CATALOG, tmp_path / "site", site_url=SITE_URL)
     assert again.returncode == 0, again.output
 
     def tree(root: Path) -> dict[str, bytes]:
@@ -254,7 +254,7 @@ def test_two_builds_are_identical(upstream_site: Build, tmp_path: Path) -> None:
             p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
         }
 
-    first, second = tree(upstream_site.site), tree(again.site)
+    first, second = tree(our_site.site), tree(again.site)
     assert first.keys() == second.keys()
     assert [k for k in first if first[k] != second[k]] == []
 
@@ -270,12 +270,11 @@ def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
 def test_a_bad_catalog_fails_the_build_and_leaves_the_site_alone(
     our_site: Build, tmp_path: Path
 ) -> None:
-    catalog = copy_catalog(UPSTREAM, tmp_path / "catalog")
-    bundle = next((catalog / "bundles").iterdir())
-    ru = bundle / "ru.json"
-    ru.write_text(ru.read_text("utf-8").replace('"autoStart": true', '"autoStart": "yes"', 1))
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    ru = catalog / "bundles/engineering/ru.json"
+    ru.write_text(ru.read_text("utf-8").replace('"autoStart": false', '"autoStart": "no"', 1))
     site = tmp_path / "site"
-    first = build(UPSTREAM, site)
+    first = build(OUR_CATALOG, site)
     assert first.returncode == 0, first.output
     before = _snapshot(site)
     failed = build(catalog, site)
@@ -326,16 +325,17 @@ def test_ids_that_would_collide_are_refused(
 
 
 def test_a_yaml_catalog_serves_both_trees(tmp_path: Path) -> None:
-    site = build(UPSTREAM_YAML, tmp_path / "site")
+    catalog = our_catalog_as_yaml(tmp_path / "catalog")
+    site = build(catalog, tmp_path / "site")
     assert site.returncode == 0, site.output
-    for source in UPSTREAM.rglob("*.json"):
-        relpath = source.relative_to(UPSTREAM).as_posix()
+    for source in OUR_CATALOG.rglob("*.json"):
+        relpath = source.relative_to(OUR_CATALOG).as_posix()
         if relpath == "content-hashes.json":
             continue
         assert json.loads((site.site / relpath).read_bytes()) == json.loads(source.read_bytes())
         yaml_path = relpath.replace(".json", ".yaml")
-        assert (site.site / yaml_path).read_bytes() == (UPSTREAM_YAML / yaml_path).read_bytes()
-    for page in expected_pages(UPSTREAM_YAML):
+        assert (site.site / yaml_path).read_bytes() == (catalog / yaml_path).read_bytes()
+    for page in expected_pages(catalog):
         assert (site.site / page).is_file(), page
 
 
@@ -351,7 +351,7 @@ def test_formats_option_publishes_only_json(tmp_path: Path) -> None:
     )
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
-        env=site_env(UPSTREAM_YAML),
+        env=site_env(our_catalog_as_yaml(tmp_path / "catalog")),
         cwd=tmp_path,
         capture_output=True,
         text=True,

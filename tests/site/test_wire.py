@@ -6,40 +6,49 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from build_tools import site_paths, wire
 from build_tools.check import check_catalog
 from build_tools.schema import schema_text
 from build_tools.yamlsource import parse_yaml
-from tests.site.helpers import OUR_CATALOG, UPSTREAM, UPSTREAM_YAML, write_catalog
+from tests.site.helpers import (
+    OUR_CATALOG,
+    our_catalog_as_yaml,
+    upstream,
+    upstream_yaml,
+    write_catalog,
+)
 
 
-def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order() -> None:
-    for root in (OUR_CATALOG, UPSTREAM):
-        catalog = check_catalog(root).catalog
-        assert catalog is not None
-        files = wire.raw_files(catalog)
-        assert list(files) == sorted(files)
-        assert "content-hashes.json" not in files
-        for path, data in files.items():
-            if path.startswith("schema/"):
-                kind = "index" if path == "schema/index.schema.json" else "bundle"
-                assert data == schema_text(kind)
-            elif path.endswith(".json"):
-                assert data == (root / path).read_bytes()
-            else:  # the other format, written anew: the same values
-                twin = root / path.replace(".yaml", ".json")
-                assert parse_yaml(path, data).data == json.loads(twin.read_bytes())
-        assert {"index.json", "index.yaml", "schema/index.schema.json"} <= set(files)
+@pytest.mark.parametrize("which", ["ours", "upstream"])
+def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order(which: str) -> None:
+    root = OUR_CATALOG if which == "ours" else upstream()
+    catalog = check_catalog(root).catalog
+    assert catalog is not None
+    files = wire.raw_files(catalog)
+    assert list(files) == sorted(files)
+    assert "content-hashes.json" not in files
+    for path, data in files.items():
+        if path.startswith("schema/"):
+            kind = "index" if path == "schema/index.schema.json" else "bundle"
+            assert data == schema_text(kind)
+        elif path.endswith(".json"):
+            assert data == (root / path).read_bytes()
+        else:  # the other format, written anew: the same values
+            twin = root / path.replace(".yaml", ".json")
+            assert parse_yaml(path, data).data == json.loads(twin.read_bytes())
+    assert {"index.json", "index.yaml", "schema/index.schema.json"} <= set(files)
 
 
 def test_the_json_tree_of_the_yaml_fixture_is_the_json_fixture_value_for_value() -> None:
-    catalog = check_catalog(UPSTREAM_YAML).catalog
+    catalog = check_catalog(upstream_yaml()).catalog
     assert catalog is not None
     files = wire.raw_files(catalog)
     json_files = {p: d for p, d in files.items() if p.endswith(".json") and "schema" not in p}
     expected = {
-        p.relative_to(UPSTREAM).as_posix(): p
-        for p in UPSTREAM.rglob("*.json")
+        p.relative_to(upstream()).as_posix(): p
+        for p in upstream().rglob("*.json")
         if p.name != "content-hashes.json"
     }
     assert json_files.keys() == expected.keys()
@@ -47,11 +56,11 @@ def test_the_json_tree_of_the_yaml_fixture_is_the_json_fixture_value_for_value()
         assert json.loads(data) == json.loads(expected[path].read_bytes()), path
     for path, data in files.items():  # the YAML tree is the YAML fixture, byte for byte
         if path.endswith(".yaml"):
-            assert data == (UPSTREAM_YAML / path).read_bytes()
+            assert data == (upstream_yaml() / path).read_bytes()
 
 
-def test_only_the_requested_formats() -> None:
-    catalog = check_catalog(UPSTREAM_YAML).catalog
+def test_only_the_requested_formats(tmp_path: Path) -> None:
+    catalog = check_catalog(our_catalog_as_yaml(tmp_path / "catalog")).catalog
     assert catalog is not None
     assert not [
         p for p in wire.raw_files(catalog, ["yaml"]) if p.endswith(".json") and "/" not in p

@@ -1,0 +1,116 @@
+"""Publish a site directory atomically: build beside it, swap it in only once the build succeeded.
+
+A build that fails half way (a page that cannot be written, a full disk, an exception in a template)
+must leave the published directory byte for byte as it was. So the build writes into a staging
+directory next to it, on the same file system, and the two change places in one step at the very
+end: with Linux's ``renameat2(RENAME_EXCHANGE)``, so that no reader ever finds the directory missing
+or half written; elsewhere with two renames. A failed build only removes its staging directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+STAGING_INFIX = ".rolecat-"
+"""Staging directories are ``.<site name>.rolecat-XXXXXXXX`` beside the site: safe to delete."""
+
+STAGING_EXTRA = len(".") + len(STAGING_INFIX) + 8
+"""How much longer a staging directory's path is than the site's (``mkdtemp`` adds 8 characters):
+paths are checked for length where they are first written."""
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def target(site: Path) -> Path:
+    """The directory that gets replaced: a symlinked site directory stays a symlink."""
+    return Path(os.path.realpath(site))
+
+
+def stage(site: Path, *, seeded: bool = False) -> Path:
+    """A new directory beside ``site``, to build into; ``seeded`` starts it as a copy of ``site``
+    (for a ``--dirty`` build, which rewrites only what changed)."""
+    site = target(site)
+    site.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{site.name}{STAGING_INFIX}", dir=site.parent))
+    try:
+        if site.is_dir():
+            os.chmod(staging, site.stat().st_mode & 0o7777)
+            if seeded:
+                shutil.copytree(site, staging, symlinks=True, dirs_exist_ok=True)
+        else:
+            os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; a site is not
+    except BaseException:
+        discard(staging)
+        raise
+    return staging
+
+
+def swap_in(staging: Path, site: Path) -> None:
+    """Put the staged build where ``site`` is, then remove what was there."""
+    site = target(site)
+    if not os.path.lexists(site):
+        os.rename(staging, site)
+        return
+    if _exchange(staging, site):
+        _remove(staging)  # it holds the previous site now
+        return
+    previous = Path(tempfile.mkdtemp(prefix=f".{site.name}{STAGING_INFIX}old-", dir=site.parent))
+    try:
+        os.rename(site, previous)  # onto the empty directory just made: allowed
+    except OSError:  # a mount point or the like: replace its contents instead
+        _remove(previous)
+        _replace_contents(staging, site)
+        return
+    os.rename(staging, site)
+    _remove(previous)
+
+
+def discard(staging: Path) -> None:
+    """Remove a staging directory, after a failed build."""
+    _remove(staging)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one step where the system can (Linux 3.15+, glibc 2.28+)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
+    )
+    if result == 0:
+        return True
+    if ctypes.get_errno() in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EXDEV):
+        return False  # not supported here: fall back to renames
+    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()), str(second))
+
+
+def _replace_contents(staging: Path, site: Path) -> None:
+    for entry in list(site.iterdir()):
+        _remove(entry)
+    for entry in staging.iterdir():
+        shutil.move(str(entry), site / entry.name)
+    _remove(staging)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

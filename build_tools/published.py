@@ -1,0 +1,175 @@
+"""What the server fetches, judged as the server judges it: the published bytes, not the sources.
+
+A source can pass every rule and still publish a file the server refuses: a bundle whose instruction
+files are inlined, or a YAML source whose JSON form is larger, goes over the 1,000,000-byte cap; a
+writer could lose a value. So every file the site publishes, in every format, is judged here as it
+is published (``wire.wire_files`` makes the bytes, the same call the build makes): its size, that it
+reads back as the server reads it to the values that were checked, and the server's type guards
+(DESIGN.md, "Wire contract"). ``rolecat check`` and the build run this same judgement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from build_tools.catalog import Catalog
+from build_tools.diagnostics import Diagnostic, describe_pointer
+from build_tools.formats import Format, parse
+from build_tools.javascript import is_id
+from build_tools.sources import MAX_FILE_BYTES, Document, SourceError
+from build_tools.wire import FORMATS, INDEX_STEM, wire_files
+
+
+def judge(
+    catalog: Catalog,
+    formats: Sequence[Format] = FORMATS,
+    memo: dict[tuple[Format, bytes], bytes] | None = None,
+) -> list[Diagnostic]:
+    """Every problem of every published file, each named at the source that makes it.
+
+    ``catalog`` must have passed every rule. ``memo`` is :func:`wire.raw_files`'s: a build hands
+    the same one to both, so the files judged here are not written twice.
+    """
+    found: list[Diagnostic] = []
+    for path, document, data in wire_files(catalog, formats, memo):
+        problem = _judge(path, document, data)
+        if problem is not None:
+            found.append(Diagnostic(document.path, 0, 0, problem, "published"))
+    return found
+
+
+def _judge(path: str, document: Document, data: bytes) -> str | None:
+    published = f"published as {path}" if path != document.path else "as published"
+    if len(data) > MAX_FILE_BYTES:
+        return (
+            f"{published}, this file is {len(data):,} bytes; the server refuses files over "
+            f"{MAX_FILE_BYTES:,} bytes: shorten {_sources(document)}"
+        )
+    if data == document.raw:
+        value = document.data  # the source itself, read as the server reads it when checked
+    else:
+        try:
+            value = parse(path, data)
+        except SourceError as error:
+            first = error.diagnostics[0]
+            where = f" at {first.line}:{first.col}" if first.line else ""
+            return (
+                f"{published}, it does not read back as the server reads it{where}: {first.message}"
+            )
+        if value != document.data:
+            return f"{published}, it reads back with other values than were checked"
+    refused = guard(value, "index" if path.startswith(INDEX_STEM + ".") else "bundle")
+    if refused is not None:
+        return f"{published}, the server's type guards refuse it: {refused}"
+    return None
+
+
+def _sources(document: Document) -> str:
+    """The source file and, largest first, the instruction files it inlines."""
+    if not document.inlined:
+        return document.path
+    roles = document.data["roles"]
+    sizes = sorted(
+        (
+            (len(roles[index]["instructions"].encode()), path)
+            for path, index in document.inlined.items()
+        ),
+        reverse=True,
+    )
+    shown = ", ".join(f"{path} ({size:,} bytes)" for size, path in sizes[:3])
+    more = f" and {len(sizes) - 3:,} more" if len(sizes) > 3 else ""
+    return f"{document.path} or the instruction files it inlines: {shown}{more}"
+
+
+def guard(value: Any, kind: str) -> str | None:
+    """The server's type guards for an index or a bundle file: what it refuses, or ``None``."""
+    problems = _index(value) if kind == "index" else _bundle(value)
+    return next(problems, None)
+
+
+def _index(value: Any) -> Iterator[str]:
+    if not isinstance(value, dict):
+        yield "the file is not an object"
+        return
+    yield from _require(value, "schemaVersion", _number, "a number", ())
+    bundles = value.get("bundles")
+    if not isinstance(bundles, list):
+        yield "bundles is not an array"
+        return
+    for position, bundle in enumerate(bundles):
+        at = ("bundles", position)
+        if not isinstance(bundle, dict):
+            yield f"{describe_pointer(at)} is not an object"
+            continue
+        yield from _require(bundle, "id", is_id, "an id (^[a-z0-9-]+$)", at)
+        yield from _require(bundle, "name", _texts, "an object of strings", at)
+        if "description" in bundle:
+            yield from _require(bundle, "description", _texts, "an object of strings", at)
+        yield from _require(bundle, "languages", _ids, "an array of ids (^[a-z0-9-]+$)", at)
+        roles = bundle.get("roles")
+        if not isinstance(roles, list):
+            yield f"{describe_pointer((*at, 'roles'))} is not an array"
+            continue
+        for index, role in enumerate(roles):
+            where = (*at, "roles", index)
+            if not isinstance(role, dict):
+                yield f"{describe_pointer(where)} is not an object"
+                continue
+            yield from _require(role, "slug", _string, "a string", where)
+            yield from _require(role, "version", _number, "a number", where)
+
+
+_ROLE_FIELDS: dict[str, tuple[Any, str]] = {
+    "emoji": (lambda v: isinstance(v, str), "a string"),
+    "description": (lambda v: isinstance(v, str), "a string"),
+    "autoStart": (lambda v: isinstance(v, bool), "a boolean"),
+    "launchMessage": (lambda v: v is None or isinstance(v, str), "a string or null"),
+    "modelConfig": (lambda v: v is None or isinstance(v, dict), "an object or null"),
+}
+"""Optional role fields: each, where present, of this type."""
+
+
+def _bundle(value: Any) -> Iterator[str]:
+    if not isinstance(value, dict):
+        yield "the file is not an object"
+        return
+    yield from _require(value, "schemaVersion", _number, "a number", ())
+    yield from _require(value, "language", _string, "a string", ())
+    roles = value.get("roles")
+    if not isinstance(roles, list):
+        yield "roles is not an array"
+        return
+    for position, role in enumerate(roles):
+        at = ("roles", position)
+        if not isinstance(role, dict):
+            yield f"{describe_pointer(at)} is not an object"
+            continue
+        for field in ("slug", "name", "instructions"):
+            yield from _require(role, field, _string, "a string", at)
+        for field, (test, kind) in _ROLE_FIELDS.items():
+            if field in role:
+                yield from _require(role, field, test, kind, at)
+
+
+def _require(
+    value: dict[str, Any], field: str, test: Any, kind: str, at: tuple[str | int, ...]
+) -> Iterator[str]:
+    if not test(value.get(field)):
+        yield f"{describe_pointer((*at, field))} is not {kind}"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
+def _ids(value: Any) -> bool:
+    return isinstance(value, list) and all(is_id(v) for v in value)
