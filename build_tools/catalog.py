@@ -166,8 +166,9 @@ def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
 
 def relative(root: Path, path: Path) -> str:
     """How diagnostics name a file: relative to the catalog, with forward slashes."""
-    try:  # realpath, unlike Path.resolve, never raises on a symlink loop
-        return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
+    try:  # the file itself as named, even a symlink; realpath never raises on a loop
+        real = Path(os.path.realpath(path.parent)) / path.name
+        return real.relative_to(os.path.realpath(root)).as_posix()
     except ValueError:
         return path.as_posix()
 

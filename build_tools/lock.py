@@ -17,7 +17,7 @@ import orjson
 from build_tools import schema
 from build_tools.catalog import Bundle, Catalog, relative
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.files import describe, read_bounded
+from build_tools.files import TooLarge, describe, read_bounded
 from build_tools.sources import Document, SourceError, parse_json
 
 HASHED_FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
@@ -122,6 +122,9 @@ def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
         return Lock(display, None, {}), [
             Diagnostic(display, 0, 0, f"missing: create the lock with `{REFRESH}`", "lock-missing")
         ]
+    except TooLarge as error:
+        message = f"file {error.message}; a lock is read up to {MAX_LOCK_BYTES:,} bytes"
+        return Lock(display, None, {}), [Diagnostic(display, 0, 0, message, "unreadable")]
     except OSError as error:
         return Lock(display, None, {}), [Diagnostic(display, 0, 0, describe(error), "unreadable")]
     try:

@@ -40,10 +40,10 @@ def judge(
 
 
 def _judge(path: str, document: Document, data: bytes) -> str | None:
-    published = f"published as {path}" if path != document.path else "as published"
+    published = f"the published {path}" + (" (instructions inlined)" if document.inlined else "")
     if len(data) > MAX_FILE_BYTES:
         return (
-            f"{published}, this file is {len(data):,} bytes; the server refuses files over "
+            f"{published} is {len(data):,} bytes; the server refuses files over "
             f"{MAX_FILE_BYTES:,} bytes: shorten {_sources(document)}"
         )
     if data == document.raw:
@@ -54,14 +54,12 @@ def _judge(path: str, document: Document, data: bytes) -> str | None:
         except SourceError as error:
             first = error.diagnostics[0]
             where = f" at {first.line}:{first.col}" if first.line else ""
-            return (
-                f"{published}, it does not read back as the server reads it{where}: {first.message}"
-            )
+            return f"{published} does not read back as the server reads it{where}: {first.message}"
         if value != document.data:
-            return f"{published}, it reads back with other values than were checked"
+            return f"{published} reads back with other values than were checked"
     refused = guard(value, "index" if path.startswith(INDEX_STEM + ".") else "bundle")
     if refused is not None:
-        return f"{published}, the server's type guards refuse it: {refused}"
+        return f"the server's type guards refuse {published}: {refused}"
     return None
 
 
@@ -71,13 +69,10 @@ def _sources(document: Document) -> str:
         return document.path
     roles = document.data["roles"]
     sizes = sorted(
-        (
-            (len(roles[index]["instructions"].encode()), path)
-            for path, index in document.inlined.items()
-        ),
-        reverse=True,
+        (-len(roles[index]["instructions"].encode()), path)
+        for path, index in document.inlined.items()
     )
-    shown = ", ".join(f"{path} ({size:,} bytes)" for size, path in sizes[:3])
+    shown = ", ".join(f"{path} ({-size:,} bytes)" for size, path in sizes[:3])
     more = f" and {len(sizes) - 3:,} more" if len(sizes) > 3 else ""
     return f"{document.path} or the instruction files it inlines: {shown}{more}"
 

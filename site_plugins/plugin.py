@@ -335,7 +335,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         generated = self.pages.get(page.file.src_uri)
         if generated is not None:
             # The content is rendered by our autoescaping templates, never by Markdown.
-            page.content = generated.html
+            try:
+                page.content = generated.html
+            except jinja2.TemplateError as error:
+                raise PluginError(
+                    f"cannot render {page.file.src_uri} from {self.renderer.templates_dir}: "
+                    f"{type(error).__name__}: {error}"
+                ) from None
         if not self.raw_released:
             # MkDocs has written the raw files by now; their bytes need not stay in memory.
             self.raw_released = True

@@ -57,6 +57,28 @@ def test_a_served_catalog_passes(
     ]
 
 
+@pytest.mark.parametrize("reader", ["head -1", "true"])
+def test_a_reader_that_stops_early_ends_it_quietly(
+    tmp_path: Path, static_server: StartStatic, reader: str
+) -> None:
+    """``rolecat verify … | head -1``: no traceback when the pipe closes (``true`` reads none)."""
+    copy_catalog(OUR_CATALOG, tmp_path / "site", with_lock=False)
+    server = static_server(tmp_path / "site")
+    command = [sys.executable, "-m", "build_tools", "verify", server.url, "--catalog", "catalog"]
+    done = subprocess.run(
+        f"{' '.join(command)} 2>{tmp_path / 'err'} | {reader}",
+        shell=True,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (tmp_path / "err").read_text(encoding="utf-8") == ""
+    if reader == "head -1":
+        assert done.stdout.startswith(f"OK {server.url}: 2 bundles")
+        assert done.stdout.count("\n") == 1
+
+
 def test_python_m_build_tools_is_the_same_program(
     tmp_path: Path, static_server: StartStatic
 ) -> None:

@@ -22,17 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from build_tools.catalog import load_catalog
 from build_tools.check import update_lock
-from build_tools.lock import LOCK_FILE, current_entries, render
 
 # Re-exported for the site and browser tests.
 from tests.support import OUR_CATALOG as OUR_CATALOG
 from tests.support import REPO as REPO
+from tests.support import lock_as_is, write_json
 from tests.support import our_catalog_as_yaml as our_catalog_as_yaml
 from tests.support import upstream as upstream
 from tests.support import upstream_yaml as upstream_yaml
-from tests.support import write_json
 
 # Fixed, so two builds on either side of midnight still match (the sitemap carries dates).
 SOURCE_DATE_EPOCH = "1700000000"
@@ -76,13 +74,6 @@ def build(
 def copy_catalog(source: Path, target: Path) -> Path:
     shutil.copytree(source, target)
     return target
-
-
-def lock_as_is(root: Path) -> None:
-    """Record the catalog's content in its lock, whatever else is wrong with it (site rules)."""
-    catalog, problems = load_catalog(root)
-    assert catalog is not None and not problems, problems
-    (root / LOCK_FILE).write_bytes(render(current_entries(catalog)))
 
 
 PAYLOADS = [

@@ -32,6 +32,7 @@ from tests.site.helpers import (
     upstream,
     write_catalog,
 )
+from tests.support import run
 
 
 class Elements(HTMLParser):
@@ -319,6 +320,10 @@ def test_ids_that_would_collide_are_refused(
     assert re.search(rf"^index\.json:\d+:\d+: .*{re.escape(message)}", failed.output, re.M), (
         failed.output
     )
+    # `rolecat check` refuses it too, in the same words.
+    checked = run("check", "--catalog", str(catalog), "--docs", str(REPO / "docs"))
+    assert checked.code == 1 and checked.lines
+    assert set(checked.lines) <= set(failed.output.splitlines()), (checked.out, failed.output)
     assert "Traceback" not in failed.output
     assert "Cleaning site directory" not in failed.output
     assert not (tmp_path / "site").exists()

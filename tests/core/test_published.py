@@ -1,0 +1,258 @@
+"""What is published is what is judged: every wire file, in every format, as the server reads it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build_tools import published, wire
+from build_tools.check import check_catalog
+from build_tools.formats import dump
+from build_tools.sources import MAX_FILE_BYTES, Document
+from tests.core.conftest import Catalog
+from tests.core.test_yaml_sources import use_file
+
+CAP = f"the server refuses files over {MAX_FILE_BYTES:,} bytes"
+
+
+def test_inlined_instruction_files_can_push_a_bundle_over_the_cap(catalog: Catalog) -> None:
+    prompts = catalog.path("bundles/alpha/prompts")
+    prompts.mkdir(parents=True)
+    for index, name in enumerate(["one", "two"]):
+        use_file(catalog, "alpha", "en", index, f"prompts/{name}.md")
+        (prompts / f"{name}.md").write_text("Be precise. " * 50_000 + "\n", encoding="utf-8")
+    catalog.write()
+    assert catalog.path("bundles/alpha/en.json").stat().st_size < 2_000  # the source is small
+
+    result = catalog.check()
+
+    assert result.code == 1
+    source = "bundles/alpha/en.json"
+    shorten = (
+        f"shorten {source} or the instruction files it inlines: bundles/alpha/prompts/one.md "
+        "(600,000 bytes), bundles/alpha/prompts/two.md (600,000 bytes)"
+    )
+    assert result.lines == [
+        f"{source}: the published {path} (instructions inlined) is "
+        f"{published_size_of(catalog, path):,} bytes; {CAP}: {shorten}"
+        for path in ("bundles/alpha/en.json", "bundles/alpha/en.yaml")
+    ]
+
+
+def published_size_of(catalog: Catalog, path: str) -> int:
+    """The size a file is published at, from the same writer the build uses."""
+    document = _document(catalog, path)
+    return len(dump(document, "yaml" if path.endswith(".yaml") else "json"))
+
+
+def _document(catalog: Catalog, path: str) -> Any:
+    """The values of a bundle file with its instruction files inlined."""
+    bundle, language = path.split("/")[1], path.split("/")[2].split(".")[0]
+    value = json.loads(json.dumps(catalog.files[(bundle, language)]))
+    for role in value["roles"]:
+        name = role.pop("instructionsFile", None)
+        if name is not None:
+            text = catalog.path(f"bundles/{bundle}/{name}").read_text(encoding="utf-8")
+            role["instructions"] = text.removesuffix("\n")
+    return value
+
+
+def test_a_json_source_whose_yaml_form_is_over_the_cap(catalog: Catalog) -> None:
+    # Short lines: JSON writes "x\n" in three bytes, a YAML literal block indents every line.
+    catalog.files[("beta", "en")]["roles"][0]["instructions"] = "x\n" * 300_000 + "end"
+    catalog.write().record()
+    assert catalog.path("bundles/beta/en.json").stat().st_size < MAX_FILE_BYTES
+
+    result = catalog.check()
+
+    size = published_size_of(catalog, "bundles/beta/en.yaml")
+    assert size > MAX_FILE_BYTES
+    assert (result.code, result.lines) == (
+        1,
+        [
+            f"bundles/beta/en.json: the published bundles/beta/en.yaml is {size:,} bytes; {CAP}: "
+            "shorten bundles/beta/en.json"
+        ],
+    )
+    # Only what is published is judged: the JSON alone passes, the YAML alone does not.
+    assert catalog.check("--formats", "json").lines == ["OK"]
+    assert catalog.check("--formats", "yaml").lines == result.lines
+
+
+def test_a_yaml_source_whose_json_form_is_over_the_cap(catalog: Catalog) -> None:
+    # Quotes: a YAML literal block holds them as they are, JSON escapes each one.
+    role = catalog.files[("beta", "en")]["roles"][0]
+    role["instructions"] = '"' * 600_000
+    catalog.write()
+    path = catalog.path("bundles/beta/en.json")
+    path.unlink()
+    fields = "\n".join(
+        f"    {key}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in role.items()
+        if key not in ("slug", "instructions")
+    )
+    source = catalog.path("bundles/beta/en.yaml")
+    source.write_text(
+        "schemaVersion: 1\nlanguage: en\nroles:\n  - slug: three\n"
+        f"{fields}\n    instructions: |-\n      {role['instructions']}\n",
+        encoding="utf-8",
+    )
+    catalog.record()
+    assert source.stat().st_size < MAX_FILE_BYTES
+
+    result = catalog.check()
+
+    size = published_size_of(catalog, "bundles/beta/en.json")
+    assert (result.code, result.lines) == (
+        1,
+        [
+            f"bundles/beta/en.yaml: the published bundles/beta/en.json is {size:,} bytes; {CAP}: "
+            "shorten bundles/beta/en.yaml"
+        ],
+    )
+    assert catalog.check("--formats", "yaml").lines == ["OK"]
+
+
+def test_formats_is_a_list_of_known_formats(catalog: Catalog) -> None:
+    for bad in ("xml", "json,json", ""):
+        result = catalog.check("--formats", bad)
+        assert result.code == 2, bad
+        assert "json, yaml or json,yaml, each once" in result.err
+
+
+@pytest.fixture
+def checked(catalog: Catalog) -> Any:
+    result = check_catalog(catalog.root)
+    assert result.ok and result.catalog is not None
+    return result.catalog
+
+
+def test_a_writer_that_loses_a_value_is_caught(
+    checked: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = wire.published_bytes
+
+    def lossy(document: Document, format: Any) -> bytes:
+        if format != "yaml" or not document.path.startswith("bundles/alpha/ru"):
+            return original(document, format)
+        value = json.loads(json.dumps(document.data))
+        value["roles"][0]["name"] += " (changed)"
+        return dump(value, "yaml")
+
+    monkeypatch.setattr(wire, "published_bytes", lossy)
+    assert [str(d) for d in published.judge(checked)] == [
+        "bundles/alpha/ru.json: the published bundles/alpha/ru.yaml reads back with other values "
+        "than were checked"
+    ]
+
+
+def test_a_writer_that_writes_what_the_server_cannot_read_is_caught(
+    checked: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = wire.published_bytes
+
+    def broken(document: Document, format: Any) -> bytes:
+        if format == "yaml" and document.path == "index.json":
+            return b"schemaVersion: 1\nbundles: [\n"
+        return original(document, format)
+
+    monkeypatch.setattr(wire, "published_bytes", broken)
+    [problem] = [str(d) for d in published.judge(checked)]
+    assert problem.startswith(
+        "index.json: the published index.yaml does not read back as the server reads it at 3:1: "
+        "invalid YAML:"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "refused"),
+    [
+        ("index", [], "the file is not an object"),
+        ("index", {"schemaVersion": "1", "bundles": []}, "schemaVersion is not a number"),
+        ("index", {"schemaVersion": True, "bundles": []}, "schemaVersion is not a number"),
+        ("index", {"schemaVersion": 1, "bundles": {}}, "bundles is not an array"),
+        (
+            "index",
+            {
+                "schemaVersion": 1,
+                "bundles": [{"id": "en\n", "name": {}, "languages": [], "roles": []}],
+            },
+            "bundles[0].id is not an id (^[a-z0-9-]+$)",
+        ),
+        (
+            "index",
+            {
+                "schemaVersion": 1,
+                "bundles": [{"id": "b", "name": {"en": 1}, "languages": ["en"], "roles": []}],
+            },
+            "bundles[0].name is not an object of strings",
+        ),
+        (
+            "index",
+            {
+                "schemaVersion": 1,
+                "bundles": [{"id": "b", "name": {}, "languages": ["en"], "roles": [{"slug": "s"}]}],
+            },
+            "bundles[0].roles[0].version is not a number",
+        ),
+        (
+            "bundle",
+            {"schemaVersion": 1, "language": "en", "roles": [1]},
+            "roles[0] is not an object",
+        ),
+        (
+            "bundle",
+            {"schemaVersion": 1, "language": "en", "roles": [{"slug": "s", "name": "n"}]},
+            "roles[0].instructions is not a string",
+        ),
+        (
+            "bundle",
+            {
+                "schemaVersion": 1,
+                "language": "en",
+                "roles": [{"slug": "s", "name": "n", "instructions": "i", "description": None}],
+            },
+            "roles[0].description is not a string",
+        ),
+        (
+            "bundle",
+            {
+                "schemaVersion": 1,
+                "language": "en",
+                "roles": [{"slug": "s", "name": "n", "instructions": "i", "autoStart": 1}],
+            },
+            "roles[0].autoStart is not a boolean",
+        ),
+    ],
+)
+def test_the_servers_type_guards(kind: str, value: object, refused: str) -> None:
+    assert published.guard(value, kind) == refused
+
+
+def test_what_the_server_accepts_passes_its_guards() -> None:
+    index = {
+        "schemaVersion": 1,
+        "bundles": [
+            {
+                "id": "b",
+                "name": {"en": "B"},
+                "languages": ["en"],
+                "roles": [{"slug": "s", "version": 1.5}],
+            }
+        ],
+    }
+    role = {"slug": "s", "name": "n", "instructions": "i", "launchMessage": None, "modelConfig": {}}
+    assert published.guard(index, "index") is None
+    assert (
+        published.guard({"schemaVersion": 1, "language": "en", "roles": [role]}, "bundle") is None
+    )
+
+
+def test_our_catalog_publishes_nothing_the_server_refuses() -> None:
+    root = Path(__file__).resolve().parents[2] / "catalog"
+    result = check_catalog(root)
+    assert result.ok and result.catalog is not None
+    assert published.judge(result.catalog) == []

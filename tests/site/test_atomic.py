@@ -1,0 +1,183 @@
+"""Publishing is atomic: a build that fails at any point leaves an existing site byte for byte.
+
+Failures are injected after the check has passed, through MkDocs hooks (``hooks:`` in mkdocs.yml)
+and a broken page template: the site must then be exactly what it was, and no staging directory may
+be left beside it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from build_tools.check import check_catalog
+from build_tools.sources import MAX_FILE_BYTES
+from tests.site.helpers import OUR_CATALOG, REPO, Build, copy_catalog, lock_as_is, site_env
+from tests.support import run
+
+HOOKS = {
+    "a page that cannot be written": (
+        "import errno\n"
+        "def on_post_page(output, page, config):\n"
+        "    if page.file.src_uri.endswith('code-reviewer/index.md'):\n"
+        "        raise OSError(errno.ENOSPC, 'No space left on device')\n"
+        "    return output\n"
+    ),
+    "a failure after every page is written": (
+        "from mkdocs.plugins import event_priority\n"
+        "@event_priority(50)\n"
+        "def on_post_build(config):\n"
+        "    raise RuntimeError('injected after the pages were written')\n"
+    ),
+    "a warning that fails a strict build after the last plugin": (
+        "import logging\n"
+        "from mkdocs.plugins import event_priority\n"
+        "@event_priority(-100)\n"
+        "def on_post_build(config):\n"
+        "    logging.getLogger('mkdocs.plugins.late').warning('a late warning')\n"
+    ),
+}
+
+
+def configure(tmp_path: Path, *, hook: str | None = None, templates: Path | None = None) -> Path:
+    """The repository's mkdocs.yml, its paths made absolute, with a hook or other page templates."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = templates or REPO / "templates/pages"
+    text = (
+        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
+        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
+        .replace("page_templates: templates/pages", f"page_templates: {pages}")
+    )
+    if hook is not None:
+        (tmp_path / "hook.py").write_text(hook, encoding="utf-8")
+        text += f"\nhooks:\n  - {tmp_path / 'hook.py'}\n"
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def build_with(config: Path, catalog: Path, site: Path, *options: str) -> Build:
+    """``mkdocs build`` of ``catalog`` into ``site`` (strict, as mkdocs.yml says)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site), *options],
+        env=site_env(catalog),
+        cwd=config.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return Build(done.returncode, done.stdout + done.stderr, site)
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
+
+
+def staging_left(site: Path) -> list[str]:
+    return [p.name for p in site.parent.iterdir() if p.name.startswith(f".{site.name}.rolecat-")]
+
+
+@pytest.fixture
+def published(tmp_path: Path) -> Path:
+    """A site built and published from our catalog: what a failing build must leave alone."""
+    site = tmp_path / "www" / "site"
+    first = build_with(configure(tmp_path), OUR_CATALOG, site)
+    assert first.returncode == 0, first.output
+    return site
+
+
+@pytest.mark.parametrize("failure", list(HOOKS))
+def test_a_build_that_fails_late_leaves_the_site_alone(
+    published: Path, tmp_path: Path, failure: str
+) -> None:
+    before = snapshot(published)
+    hooked = tmp_path / "hooked"
+    hooked.mkdir()
+    failed = build_with(configure(hooked, hook=HOOKS[failure]), OUR_CATALOG, published)
+    assert failed.returncode != 0, failed.output
+    assert "Documentation built" not in failed.output
+    assert snapshot(published) == before
+    assert staging_left(published) == []
+
+
+def test_an_exception_in_a_template_is_one_line_and_leaves_the_site_alone(
+    published: Path, tmp_path: Path
+) -> None:
+    templates = Path(shutil.copytree(REPO / "templates/pages", tmp_path / "pages"))
+    role = templates / "role.html"
+    role.write_text("{{ no_such_value.field }}\n" + role.read_text("utf-8"), encoding="utf-8")
+    before = snapshot(published)
+    failed = build_with(configure(tmp_path, templates=templates), OUR_CATALOG, published)
+    assert failed.returncode == 1
+    assert "Traceback" not in failed.output
+    assert "cannot render en/engineering/code-reviewer/index.md from" in failed.output
+    assert snapshot(published) == before
+    assert staging_left(published) == []
+
+
+def test_a_build_that_succeeds_replaces_the_site_whole(published: Path, tmp_path: Path) -> None:
+    (published / "stale.html").write_text("from an older build", encoding="utf-8")
+    published.chmod(0o755)
+    again = build_with(configure(tmp_path), OUR_CATALOG, published)
+    assert again.returncode == 0, again.output
+    assert not (published / "stale.html").exists()
+    assert (published / "index.json").read_bytes() == (OUR_CATALOG / "index.json").read_bytes()
+    assert published.stat().st_mode & 0o777 == 0o755
+    assert staging_left(published) == []
+
+
+def test_a_symlinked_site_directory_stays_a_symlink(tmp_path: Path) -> None:
+    real = tmp_path / "www" / "real-site"
+    real.mkdir(parents=True)
+    (real / "stale.html").write_text("old", encoding="utf-8")
+    link = tmp_path / "site"
+    link.symlink_to(real)
+    done = build_with(configure(tmp_path), OUR_CATALOG, link)
+    assert done.returncode == 0, done.output
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert (real / "index.json").is_file() and not (real / "stale.html").exists()
+    assert staging_left(real) == []
+
+
+def test_a_dirty_build_starts_from_the_published_site(published: Path, tmp_path: Path) -> None:
+    kept = published / "kept-by-dirty.txt"
+    kept.write_text("a file no build writes", encoding="utf-8")
+    config = configure(tmp_path)
+    config.write_text(config.read_text("utf-8").replace("strict: true", "strict: false"), "utf-8")
+    done = build_with(config, OUR_CATALOG, published, "--dirty")  # not strict: MkDocs warns
+    assert done.returncode == 0, done.output
+    assert kept.read_text(encoding="utf-8") == "a file no build writes"
+    assert staging_left(published) == []
+
+
+def test_the_build_refuses_what_the_server_would_refuse_with_the_checks_words(
+    published: Path, tmp_path: Path
+) -> None:
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    path = catalog / "bundles/writing/en.json"
+    text = path.read_text(encoding="utf-8")
+    # Short lines: small as JSON, over the cap as the YAML the site also publishes.
+    long = "x\\n" * 300_000
+    path.write_text(text.replace('"instructions": "', f'"instructions": "{long}', 1), "utf-8")
+    lock_as_is(catalog)
+    assert path.stat().st_size < MAX_FILE_BYTES
+    expected = [str(d) for d in check_catalog(catalog).diagnostics]
+    assert len(expected) == 1 and "the published bundles/writing/en.yaml is" in expected[0]
+    assert run("check", "--catalog", str(catalog)).lines == expected
+    before = snapshot(published)
+
+    failed = build_with(configure(tmp_path), catalog, published)
+
+    assert failed.returncode == 1
+    assert expected[0] in failed.output.splitlines()
+    assert snapshot(published) == before
+    assert staging_left(published) == []
