@@ -11,7 +11,6 @@ from pathlib import Path
 from build_tools import published, site_paths
 from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.formats import Format
 from build_tools.lock import (
     LOCK_FILE,
     Change,
@@ -70,20 +69,21 @@ def check_catalog(
     root: Path,
     lock_path: Path | None = None,
     site: Site | None = None,
-    memo: dict[tuple[Format, bytes], bytes] | None = None,
+    memo: published.Memo | None = None,
 ) -> CheckResult:
     """Every rule of the catalog and of the site it publishes, the published files as the server
     reads them, then the lock; diagnostics sorted by file and position.
 
     ``site`` says what is published where (both formats, no hand-written pages and no directory
-    by default); ``memo`` keeps the published files for the build that follows (``wire.raw_files``).
+    by default); ``memo`` keeps the published files for the build that follows and what was
+    judged for the next rebuild of a preview.
     """
     with _no_cycle_collection():
         return _check(root, lock_path, site or Site(), memo)
 
 
 def _check(
-    root: Path, lock_path: Path | None, site: Site, memo: dict[tuple[Format, bytes], bytes] | None
+    root: Path, lock_path: Path | None, site: Site, memo: published.Memo | None
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
 

@@ -11,6 +11,7 @@ reads back as the server reads it to the values that were checked, and the serve
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from build_tools.catalog import Catalog
@@ -21,21 +22,35 @@ from build_tools.sources import MAX_FILE_BYTES, Document, SourceError
 from build_tools.wire import FORMATS, INDEX_STEM, wire_files
 
 
+@dataclass
+class Memo:
+    """What one build or preview rebuild hands the next step, or the next rebuild."""
+
+    files: dict[tuple[Format, bytes], bytes] = field(default_factory=dict)
+    """:func:`wire.raw_files`' memo: the files the check wrote, which the build then publishes."""
+    verdicts: dict[tuple[str, bytes], str | None] = field(default_factory=dict)
+    """The judgement of each file by its path and bytes: a rebuild judges only what changed."""
+
+
 def judge(
-    catalog: Catalog,
-    formats: Sequence[Format] = FORMATS,
-    memo: dict[tuple[Format, bytes], bytes] | None = None,
+    catalog: Catalog, formats: Sequence[Format] = FORMATS, memo: Memo | None = None
 ) -> list[Diagnostic]:
     """Every problem of every published file, each named at the source that makes it.
 
-    ``catalog`` must have passed every rule. ``memo`` is :func:`wire.raw_files`'s: a build hands
-    the same one to both, so the files judged here are not written twice.
+    ``catalog`` must have passed every rule.
     """
     found: list[Diagnostic] = []
-    for path, document, data in wire_files(catalog, formats, memo):
-        problem = _judge(path, document, data)
+    verdicts: dict[tuple[str, bytes], str | None] = {}
+    for path, document, data in wire_files(catalog, formats, memo.files if memo else None):
+        key = (path, data)
+        if memo is not None and key in memo.verdicts:
+            problem = verdicts[key] = memo.verdicts[key]
+        else:
+            problem = verdicts[key] = _judge(path, document, data)
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
+    if memo is not None:
+        memo.verdicts = verdicts
     return found
 
 
@@ -140,11 +155,11 @@ def _bundle(value: Any) -> Iterator[str]:
         if not isinstance(role, dict):
             yield f"{describe_pointer(at)} is not an object"
             continue
-        for field in ("slug", "name", "instructions"):
-            yield from _require(role, field, _string, "a string", at)
-        for field, (test, kind) in _ROLE_FIELDS.items():
-            if field in role:
-                yield from _require(role, field, test, kind, at)
+        for name in ("slug", "name", "instructions"):
+            yield from _require(role, name, _string, "a string", at)
+        for name, (test, kind) in _ROLE_FIELDS.items():
+            if name in role:
+                yield from _require(role, name, test, kind, at)
 
 
 def _require(

@@ -29,11 +29,10 @@ from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
-from build_tools import publish, site_paths, wire
+from build_tools import publish, published, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.formats import Format
 from site_plugins import pages, preview
 from site_plugins.config import RolesCatalogConfig
 
@@ -54,14 +53,14 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.last_good: list[str] = []
         self.incremental: preview.Incremental | None = None
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
-        self.raw_memo: dict[Any, bytes] | None = None
+        self.memo: published.Memo | None = None
         self.render_memo: dict[str, str] | None = None
         self.files = Files([])
         self.rebuilt: list[str] = []
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
-        # A build's files as its check judged them, for on_files (wire.raw_files' memo).
-        self.published: dict[tuple[Format, bytes], bytes] | None = None
+        # This build's files as its check wrote and judged them, for on_files.
+        self.published = published.Memo()
         self.dirty = False
         # An atomic build: where the site goes, the staging directory MkDocs writes into instead,
         # and the warnings that make a strict build fail after its last plugin event.
@@ -80,7 +79,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.incremental is not None:
             logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
         if self.serving:
-            self.raw_memo, self.render_memo = {}, {}
+            self.memo, self.render_memo = published.Memo(), {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.catalog, self.problems, self.pages = None, [], {}
@@ -100,7 +99,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
-        self.published = self.raw_memo if self.raw_memo is not None else {}
+        self.published = self.memo or published.Memo()
         result = check_catalog(self.catalog_dir, lock, site, self.published)
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
@@ -150,8 +149,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             problems = site_paths.collisions(self.catalog, taken)
             generated: dict[str, bytes | str] = {}
             if not problems:
-                generated.update(wire.raw_files(self.catalog, self.config.formats, self.published))
-                self.published = self.raw_memo  # a build lets its check's files go with its own
+                memo = self.published.files
+                generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
+                self.published = self.memo or published.Memo()  # a build lets its files go
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(
