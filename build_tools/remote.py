@@ -32,6 +32,7 @@ from build_tools.catalog import (
     wire_path,
 )
 from build_tools.diagnostics import Diagnostic
+from build_tools.javascript import ID_SOURCE
 from build_tools.lock import Entry, current_entries
 from build_tools.rules import run_rules
 from build_tools.sources import MAX_FILE_BYTES, TIMEOUT_SECONDS
@@ -265,7 +266,7 @@ class RemoteSource:
             raise FetchError(
                 f"{self.base}/…",
                 f"refused to build a URL for {relpath!r}: bundle ids and languages must match "
-                f"{ID_PATTERN.pattern}",
+                f"{ID_SOURCE}",
             )
         url = self.url(relpath)
         try:

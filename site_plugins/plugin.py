@@ -100,7 +100,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
         self.published = self.memo or published.Memo()
-        result = check_catalog(self.catalog_dir, lock, site, self.published)
+        try:
+            result = check_catalog(self.catalog_dir, lock, site, self.published)
+        except Exception as error:  # a bug of rolecat's own: one line, as every problem
+            raise PluginError(
+                f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "
+                f"{error}"
+            ) from None
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.

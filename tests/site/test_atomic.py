@@ -7,6 +7,7 @@ be left beside it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -181,3 +182,24 @@ def test_the_build_refuses_what_the_server_would_refuse_with_the_checks_words(
     assert expected[0] in failed.output.splitlines()
     assert snapshot(published) == before
     assert staging_left(published) == []
+
+
+@pytest.mark.parametrize("hostile", ["fifo", "nesting"])
+def test_hostile_input_fails_the_build_in_one_line(
+    published: Path, tmp_path: Path, hostile: str
+) -> None:
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    path = catalog / "bundles/writing/ru.json"
+    path.unlink()
+    if hostile == "fifo":
+        os.mkfifo(path)  # a build that opened it blocking would wait for ever
+    else:
+        path.write_text('{"roles": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    expected = [str(d) for d in check_catalog(catalog).diagnostics]
+    before = snapshot(published)
+    failed = build_with(configure(tmp_path), catalog, published)
+    assert failed.returncode == 1
+    assert "Traceback" not in failed.output
+    assert expected and expected[0].startswith("bundles/writing/ru.json")
+    assert set(expected) <= set(failed.output.splitlines())
+    assert snapshot(published) == before
