@@ -1,9 +1,11 @@
 """The floor for ``rolecat check``: bare Python reading the same files and hashing every role.
 
 No checking at all, only what any check must do at least: read the index and every bundle file
-with ``json.loads`` and compute each role's canonical content hash. It is written again here with
-``json`` and ``hashlib`` only (it imports nothing from ``build_tools``), so the floor carries none
-of the checker's costs; it compares its hashes with the lock to prove it did the same work.
+with ``json.loads``, compute each role's canonical content hash, and, since the check judges the
+YAML the site publishes too, write each file as YAML and read it back (ruamel.yaml's libyaml
+emitter and loader, as they come). It is written again here with ``json``, ``hashlib`` and
+ruamel.yaml only (it imports nothing from ``build_tools``), so the floor carries none of the
+checker's costs; it compares its hashes with the lock to prove it did the same work.
 
 ``python bench/floor.py CATALOG_DIR`` prints ``<roles> roles, <files> files, <bytes> bytes`` and
 exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
@@ -12,10 +14,13 @@ exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from ruamel.yaml import YAML
 
 FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
 """The hashed fields in the lock's order (the upstream checker's ``JSON.stringify`` order)."""
@@ -27,15 +32,26 @@ def read(path: Path) -> tuple[Any, int]:
     return json.loads(raw), len(raw)
 
 
+def yaml_round_trip(value: Any) -> None:
+    """Write the value as YAML and read it back, as publishing and judging the YAML form must."""
+    yaml = YAML(typ="safe")
+    yaml.allow_unicode = True
+    out = io.StringIO()
+    yaml.dump(value, out)
+    yaml.load(out.getvalue())
+
+
 def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
     """Every role's hash over its languages (sorted), with the file count and bytes read."""
     index, size = read(root / "index.json")
+    yaml_round_trip(index)
     files = 1
     hashes: dict[str, str] = {}
     for bundle in index["bundles"]:
         roles: dict[str, dict[str, dict[str, Any]]] = {r["slug"]: {} for r in bundle["roles"]}
         for language in bundle["languages"]:
             data, length = read(root / "bundles" / bundle["id"] / f"{language}.json")
+            yaml_round_trip(data)
             files, size = files + 1, size + length
             for role in data["roles"]:
                 if role["slug"] in roles:

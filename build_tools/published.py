@@ -10,6 +10,7 @@ reads back as the server reads it to the values that were checked, and the serve
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,17 +42,37 @@ def judge(
     """
     found: list[Diagnostic] = []
     verdicts: dict[tuple[str, bytes], str | None] = {}
-    for path, document, data in wire_files(catalog, formats, memo.files if memo else None):
-        key = (path, data)
-        if memo is not None and key in memo.verdicts:
-            problem = verdicts[key] = memo.verdicts[key]
+    files = wire_files(catalog, formats, memo.files if memo else None)
+    for path, document, data in _collecting(files):
+        if memo is None:
+            problem = _judge(path, document, data)
         else:
-            problem = verdicts[key] = _judge(path, document, data)
+            key = (path, data)
+            problem = memo.verdicts[key] if key in memo.verdicts else _judge(path, document, data)
+            verdicts[key] = problem
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
     if memo is not None:
         memo.verdicts = verdicts
     return found
+
+
+def _collecting(
+    files: Iterator[tuple[str, Document, bytes]],
+) -> Iterator[tuple[str, Document, bytes]]:
+    """Collect reference cycles every few megabytes of files written and read back: the YAML
+    writer leaves each file's text in one, and a check runs with the cycle collector off
+    (check.py). A collection takes milliseconds; the cycles would take hundreds of megabytes."""
+    since = 0
+    for item in files:
+        yield item
+        since += len(item[2])
+        if since > _COLLECT_EVERY:
+            gc.collect()
+            since = 0
+
+
+_COLLECT_EVERY = 16_000_000
 
 
 def _judge(path: str, document: Document, data: bytes) -> str | None:

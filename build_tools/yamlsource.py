@@ -98,6 +98,7 @@ differently by different servers, so they must be written as escapes (``\\N``, `
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
 """libyaml refuses every surrogate escape, even a valid pair such as ``"\\uD83D\\uDEA8"``."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_DIRECTIVE = re.compile(r"^%.*", re.MULTILINE)
 
 try:
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
@@ -105,11 +106,18 @@ except ImportError:  # pragma: no cover - ruamel.yaml.clib is a dependency; this
     CParser = None
 
 
-def _events(text: str) -> Iterator[Event]:
-    """libyaml's events, 50 times faster than ruamel's pure parser, which reads what libyaml
-    cannot: surrogate pairs written as escapes, which the server's parser accepts."""
-    if CParser is None or _SURROGATE_ESCAPE.search(text):
-        yield from YAML(typ="safe", pure=True).parse(text)
+def _pure(text: str) -> bool:
+    """Whether ruamel's pure parser must read the text: libyaml is 50 times faster but refuses
+    surrogate pairs written as escapes, which the server's parser accepts."""
+    return CParser is None or _SURROGATE_ESCAPE.search(text) is not None
+
+
+def _events(text: str, pure: bool) -> Iterator[Event]:
+    if pure:
+        try:
+            yield from YAML(typ="safe", pure=True).parse(text)
+        except (ValueError, OverflowError):  # its scanner takes \UFFFFFFFF to chr()
+            raise YAMLError("an escape names a character that does not exist") from None
         return
     parser = CParser(text)
     try:
@@ -172,8 +180,9 @@ _BAD_KEY = object()
 class _Composer:
     """Turns parser events into plain values, checking what JSON and the server need."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, surrogates: bool) -> None:
         self.path = path
+        self.surrogates = surrogates  # libyaml never gives one; the pure parser gives escaped ones
         self.values: dict[Pointer, Position] = {}
         self.keys: dict[Pointer, Position] = {}
         self.problems: list[Diagnostic] = []
@@ -383,7 +392,7 @@ class _Composer:
         return self.number(text, where, pointer, whole=tag == _INT)
 
     def string(self, text: str, where: Position, pointer: Pointer) -> str:
-        if _SURROGATE.search(text):
+        if self.surrogates and _SURROGATE.search(text):
             # The pure parser gives escaped surrogates as they are: pairs are one character.
             text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
             if _SURROGATE.search(text):
@@ -421,7 +430,7 @@ class _Composer:
 def parse_yaml(path: str, raw: bytes) -> Document:
     """Parse one YAML file; raise :class:`SourceError` with every problem found."""
     text = decode_utf8(path, raw)
-    directive = re.search(r"^%.*", text, re.MULTILINE)
+    directive = _DIRECTIVE.search(text) if "%" in text else None
     if directive:
         line = text.count("\n", 0, directive.start()) + 1
         raise SourceError(
@@ -452,9 +461,10 @@ def parse_yaml(path: str, raw: bytes) -> Document:
                 )
             ]
         )
-    composer = _Composer(path)
+    pure = _pure(text)
+    composer = _Composer(path, surrogates=pure)
     try:
-        composer.compose(_events(text))
+        composer.compose(_events(text, pure))
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -283,3 +283,26 @@ def test_an_unexpected_error_is_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 70
     assert done.stderr == "rolecat: internal error: KeyError: 'a bug'\n"
+
+
+# --- any bytes at all ---------------------------------------------------------------------------
+
+yamlish = st.lists(
+    st.sampled_from(
+        ["a", ": ", "- ", "[", "]", "{", "}", ", ", "&x ", "*x", "!!str ", "!t ", '"', "'", "\\",
+         "\\uD83D", "\\uDEA8", "\\U0010FFFF", "\\UFFFFFFFF", "\n", "  ", "|\n", "#", "%", "---\n",
+         "1e400", "0x", "9" * 30, "\t", "\x00", "\u2028", "é"]
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=200) | yamlish.map(str.encode) | st.text(max_size=80).map(str.encode))
+def test_any_bytes_are_read_or_refused_with_diagnostics(raw: bytes) -> None:
+    for parse in (parse_json, parse_yaml):
+        try:
+            parse("f", raw)
+        except SourceError as error:
+            assert error.diagnostics
+            assert all("\n" not in str(d) for d in error.diagnostics)
