@@ -357,7 +357,8 @@ def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
     )
     out.append(
         "rolecat check: `python -m build_tools check --catalog DIR` (prints OK). floor: "
-        "bench/floor.py, json.loads of every file + every role's lock hash, nothing else. "
+        "bench/floor.py, json.loads of every file + every role's lock hash + each file written "
+        "as YAML and read back with ruamel.yaml's libyaml, nothing else. "
         "plugin build: `mkdocs build` of mkdocs.yml; plain build: the same pages as Markdown, same "
         "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
         "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."

@@ -70,6 +70,9 @@ _PLAIN = [
     ),
 ]
 
+_PLAIN_FIRST = frozenset("-+.0123456789nNtTfF~")
+"""How every plain scalar the core schema reads as other than a string begins."""
+
 CORE_PATTERNS = tuple(pattern for _tag, pattern in _PLAIN)
 """Plain scalars the core schema reads as something other than a string."""
 
@@ -134,8 +137,13 @@ def _short(tag: str) -> str:
     return "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
 
 
-def _position(event: Event) -> Position:
-    return Position(event.start_mark.line + 1, event.start_mark.column + 1)
+Mark = Any
+"""Where an event starts in the text (``line`` and ``column`` from 0): kept as the parser made
+it, and turned into a :class:`Position` only when a position is asked for."""
+
+
+def _position(mark: Mark | None) -> Position | None:
+    return None if mark is None else Position(mark.line + 1, mark.column + 1)
 
 
 @dataclass(eq=False)
@@ -165,7 +173,7 @@ class _Open:
 
     value: list[Any] | dict[str, Any]
     pointer: Pointer
-    position: Position
+    position: Mark
     anchor: _Anchor | None
     key: Any = None
     key_pending: bool = True  # a mapping waits for a key (else for the value of ``key``)
@@ -183,20 +191,21 @@ class _Composer:
     def __init__(self, path: str, surrogates: bool) -> None:
         self.path = path
         self.surrogates = surrogates  # libyaml never gives one; the pure parser gives escaped ones
-        self.values: dict[Pointer, Position] = {}
-        self.keys: dict[Pointer, Position] = {}
+        self.values: dict[Pointer, Mark] = {}
+        self.keys: dict[Pointer, Mark] = {}
         self.problems: list[Diagnostic] = []
         self.anchors: dict[str, _Anchor] = {}
         self.aliased = False
         self.stack: list[_Open] = []
         self.root: Any = None
-        self.root_position = Position(1, 1)
+        self.root_position: Mark = None
         self.root_weight = 0
         self.documents = 0
         self.stopped = False
 
-    def problem(self, where: Position, pointer: Pointer, message: str, rule: str) -> None:
-        self.problems.append(Diagnostic(self.path, where.line, where.col, message, rule, pointer))
+    def problem(self, where: Mark, pointer: Pointer, message: str, rule: str) -> None:
+        line, col = where.line + 1, where.column + 1
+        self.problems.append(Diagnostic(self.path, line, col, message, rule, pointer))
 
     def compose(self, events: Iterator[Event]) -> None:
         """Compose the single document; stop at the first problem the server's parser stops at."""
@@ -213,23 +222,23 @@ class _Composer:
                 self.documents += 1
                 if self.documents > 1:
                     self.stop(
-                        _position(event),
+                        event.start_mark,
                         (),
                         "invalid YAML: a second document; a file holds one",
                         "yaml-syntax",
                     )
             if len(self.stack) > MAX_DEPTH:
-                self.stop(_position(event), self.stack[-1].pointer, TOO_DEEP, "too-deep")
+                self.stop(event.start_mark, self.stack[-1].pointer, TOO_DEEP, "too-deep")
             if self.stopped:
                 return
 
-    def stop(self, where: Position, pointer: Pointer, message: str, rule: str) -> None:
+    def stop(self, where: Mark, pointer: Pointer, message: str, rule: str) -> None:
         self.problem(where, pointer, message, rule)
         self.stopped = True
 
     def scalar_node(self, event: ScalarEvent) -> None:
         pointer = self.child_pointer()
-        where = _position(event)
+        where = event.start_mark
         self.values.setdefault(pointer, where)
         value = self.scalar(event, where, pointer)
         weight = max(len(value), 1) if isinstance(value, str) else 1
@@ -257,7 +266,7 @@ class _Composer:
 
     def open(self, event: SequenceStartEvent | MappingStartEvent) -> None:
         pointer = self.child_pointer()
-        where = _position(event)
+        where = event.start_mark
         self.values.setdefault(pointer, where)
         wanted = _SEQ if isinstance(event, SequenceStartEvent) else _MAP
         tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
@@ -287,7 +296,7 @@ class _Composer:
 
     def alias(self, event: AliasEvent) -> None:
         self.aliased = True
-        where = _position(event)
+        where = event.start_mark
         pointer = self.child_pointer()
         self.values.setdefault(pointer, where)
         anchor = self.anchors.get(event.anchor)
@@ -319,7 +328,7 @@ class _Composer:
     def add(
         self,
         value: Any,
-        where: Position,
+        where: Mark,
         pointer: Pointer,
         *,
         scalar: bool = False,
@@ -348,7 +357,7 @@ class _Composer:
         if parent.key is not _BAD_KEY:
             parent.value[parent.key] = value
 
-    def key(self, key: Any, where: Position, parent: _Open, collection: bool, merge: bool) -> Any:
+    def key(self, key: Any, where: Mark, parent: _Open, collection: bool, merge: bool) -> Any:
         if merge:
             message = "merge keys (<<) are not part of YAML 1.2"
             self.problem(where, parent.pointer, message, "yaml-merge")
@@ -363,10 +372,12 @@ class _Composer:
         self.keys.setdefault(child, where)
         return key
 
-    def scalar(self, event: ScalarEvent, where: Position, pointer: Pointer) -> Any:
+    def scalar(self, event: ScalarEvent, where: Mark, pointer: Pointer) -> Any:
         text: str = event.value
         tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
         if tag is None and not event.style:  # plain: the core schema decides
+            if text and text[0] not in _PLAIN_FIRST:
+                return text
             tag = next((t for t, pattern in _PLAIN if pattern.match(text)), _STR)
         elif tag is None or tag == "!":  # quoted, a block, or non-specific: a string
             tag = _STR
@@ -391,7 +402,7 @@ class _Composer:
             return text.lower() == "true"
         return self.number(text, where, pointer, whole=tag == _INT)
 
-    def string(self, text: str, where: Position, pointer: Pointer) -> str:
+    def string(self, text: str, where: Mark, pointer: Pointer) -> str:
         if self.surrogates and _SURROGATE.search(text):
             # The pure parser gives escaped surrogates as they are: pairs are one character.
             text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
@@ -405,7 +416,7 @@ class _Composer:
                 )
         return text
 
-    def number(self, text: str, where: Position, pointer: Pointer, *, whole: bool) -> Any:
+    def number(self, text: str, where: Mark, pointer: Pointer, *, whole: bool) -> Any:
         value: int | float | None
         if whole:
             sign = -1 if text.startswith("-") else 1
@@ -484,7 +495,7 @@ def parse_yaml(path: str, raw: bytes) -> Document:
             [Diagnostic(path, 1, 1, "the file is empty; it must hold a mapping", "top-level")]
         )
     if not isinstance(data, dict):
-        where = composer.root_position
+        where = _position(composer.root_position) or Position(1, 1)
         raise SourceError(
             [
                 Diagnostic(
@@ -509,4 +520,7 @@ def parse_yaml(path: str, raw: bytes) -> Document:
                 )
             ]
         )
-    return Document(path, data, composer.values.get, composer.keys.get, raw)
+    values, keys = composer.values, composer.keys
+    return Document(
+        path, data, lambda p: _position(values.get(p)), lambda p: _position(keys.get(p)), raw
+    )
