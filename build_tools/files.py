@@ -35,10 +35,9 @@ class TooLarge(Unreadable):
     """A file larger than the limit (its size, when the file system tells it before reading)."""
 
     def __init__(self, path: Path, limit: int, size: int | None) -> None:
-        found = f"is {size:,} bytes" if size is not None else f"is over {limit:,} bytes"
-        super().__init__(path, found)
-        self.limit = limit
-        self.size = size
+        super().__init__(
+            path, f"is {size:,} bytes" if size is not None else f"is over {limit:,} bytes"
+        )
 
 
 def describe(error: OSError) -> str:

@@ -59,6 +59,8 @@ def regex(source: str) -> re.Pattern[str]:
             in_class = char != "]"
             out.append(char)
         elif char == "[":
+            if source.startswith(("]", "^]"), position):  # an empty class in JavaScript only
+                raise NotImplementedError(f"an empty class in {source!r}")
             in_class = True
             out.append(char)
         elif char == "$":

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from build_tools.catalog import Catalog
-from build_tools.diagnostics import Diagnostic, describe_pointer
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.formats import Format, parse
 from build_tools.javascript import is_id
 from build_tools.sources import MAX_FILE_BYTES, Document, SourceError
@@ -124,41 +124,43 @@ def _index(value: Any) -> Iterator[str]:
         yield "the file is not an object"
         return
     yield from _require(value, "schemaVersion", _number, "a number", ())
-    bundles = value.get("bundles")
-    if not isinstance(bundles, list):
-        yield "bundles is not an array"
-        return
-    for position, bundle in enumerate(bundles):
-        at = ("bundles", position)
-        if not isinstance(bundle, dict):
-            yield f"{describe_pointer(at)} is not an object"
+    for bundle in _objects(value, "bundles", ()):
+        if isinstance(bundle, str):
+            yield bundle
             continue
-        yield from _require(bundle, "id", is_id, "an id (^[a-z0-9-]+$)", at)
-        yield from _require(bundle, "name", _texts, "an object of strings", at)
-        if "description" in bundle:
-            yield from _require(bundle, "description", _texts, "an object of strings", at)
-        yield from _require(bundle, "languages", _ids, "an array of ids (^[a-z0-9-]+$)", at)
-        roles = bundle.get("roles")
-        if not isinstance(roles, list):
-            yield f"{describe_pointer((*at, 'roles'))} is not an array"
-            continue
-        for index, role in enumerate(roles):
-            where = (*at, "roles", index)
-            if not isinstance(role, dict):
-                yield f"{describe_pointer(where)} is not an object"
+        at, entry = bundle
+        yield from _require(entry, "id", is_id, "an id (^[a-z0-9-]+$)", at)
+        yield from _require(entry, "name", _texts, "an object of strings", at)
+        if "description" in entry:
+            yield from _require(entry, "description", _texts, "an object of strings", at)
+        yield from _require(entry, "languages", _ids, "an array of ids (^[a-z0-9-]+$)", at)
+        for role in _objects(entry, "roles", at):
+            if isinstance(role, str):
+                yield role
                 continue
-            yield from _require(role, "slug", _string, "a string", where)
-            yield from _require(role, "version", _number, "a number", where)
+            yield from _require(role[1], "slug", _string, "a string", role[0])
+            yield from _require(role[1], "version", _number, "a number", role[0])
 
+
+_ABSENT: Any = object()
 
 _ROLE_FIELDS: dict[str, tuple[Any, str]] = {
-    "emoji": (lambda v: isinstance(v, str), "a string"),
-    "description": (lambda v: isinstance(v, str), "a string"),
-    "autoStart": (lambda v: isinstance(v, bool), "a boolean"),
-    "launchMessage": (lambda v: v is None or isinstance(v, str), "a string or null"),
-    "modelConfig": (lambda v: v is None or isinstance(v, dict), "an object or null"),
+    "slug": (lambda v: isinstance(v, str), "a string"),
+    "name": (lambda v: isinstance(v, str), "a string"),
+    "instructions": (lambda v: isinstance(v, str), "a string"),
+    "emoji": (lambda v: v is _ABSENT or isinstance(v, str), "a string"),
+    "description": (lambda v: v is _ABSENT or isinstance(v, str), "a string"),
+    "autoStart": (lambda v: v is _ABSENT or isinstance(v, bool), "a boolean"),
+    "launchMessage": (
+        lambda v: v is _ABSENT or v is None or isinstance(v, str),
+        "a string or null",
+    ),
+    "modelConfig": (
+        lambda v: v is _ABSENT or v is None or isinstance(v, dict),
+        "an object or null",
+    ),
 }
-"""Optional role fields: each, where present, of this type."""
+"""Every role field the server tests, and what it must be (an optional one: if present)."""
 
 
 def _bundle(value: Any) -> Iterator[str]:
@@ -167,25 +169,34 @@ def _bundle(value: Any) -> Iterator[str]:
         return
     yield from _require(value, "schemaVersion", _number, "a number", ())
     yield from _require(value, "language", _string, "a string", ())
-    roles = value.get("roles")
-    if not isinstance(roles, list):
-        yield "roles is not an array"
-        return
-    for position, role in enumerate(roles):
-        at = ("roles", position)
-        if not isinstance(role, dict):
-            yield f"{describe_pointer(at)} is not an object"
+    for role in _objects(value, "roles", ()):
+        if isinstance(role, str):
+            yield role
             continue
-        for name in ("slug", "name", "instructions"):
-            yield from _require(role, name, _string, "a string", at)
+        at, fields = role
         for name, (test, kind) in _ROLE_FIELDS.items():
-            if name in role:
-                yield from _require(role, name, test, kind, at)
+            if not test(fields.get(name, _ABSENT)):
+                yield f"{describe_pointer((*at, name))} is not {kind}"
 
 
-def _require(
-    value: dict[str, Any], field: str, test: Any, kind: str, at: tuple[str | int, ...]
-) -> Iterator[str]:
+def _objects(
+    value: dict[str, Any], field: str, at: Pointer
+) -> Iterator[tuple[Pointer, dict[str, Any]] | str]:
+    """Each object of the array ``value[field]`` with its pointer; what is wrong, as a string."""
+    items = value.get(field)
+    if not isinstance(items, list):
+        yield f"{describe_pointer((*at, field))} is not an array"
+        return
+    for position, item in enumerate(items):
+        where = (*at, field, position)
+        yield (
+            (where, item)
+            if isinstance(item, dict)
+            else f"{describe_pointer(where)} is not an object"
+        )
+
+
+def _require(value: dict[str, Any], field: str, test: Any, kind: str, at: Pointer) -> Iterator[str]:
     if not test(value.get(field)):
         yield f"{describe_pointer((*at, field))} is not {kind}"
 

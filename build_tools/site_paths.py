@@ -135,77 +135,54 @@ def unwritable(
     base = len(os.fsencode(os.path.abspath(directory))) + STAGING_EXTRA if directory else None
     found: dict[tuple[Pointer, str], Diagnostic] = {}
 
-    def refuse(pointer: Pointer, what: str, rule: str, advice: str) -> None:
-        message = f"{what}: {advice}"
+    def refuse(pointer: Pointer, message: str, rule: str) -> None:
         found.setdefault((pointer, rule), catalog.index.diagnostic(pointer, message, rule))
 
+    def name(pointer: Pointer, who: str, length: int, what: str, advice: str) -> None:
+        if length > name_max:
+            message = f"{who}: {what} would be named {length} bytes long, and a name holds at most "
+            refuse(pointer, f"{message}{name_max}; {advice}", "site-name-too-long")
+
+    def paths(pointer: Pointer, who: str, written: Iterable[str]) -> None:
+        for path in written:
+            length = (base or 0) + 1 + len(path)
+            if base is not None and length > path_max - 1:
+                message = (
+                    f"{who}: {path} would be written at a path of {length:,} bytes in {directory}, "
+                    f"and a path holds at most {path_max - 1:,}; shorten the ids or build the site "
+                    "in a directory with a shorter path"
+                )
+                refuse(pointer, message, "site-path-too-long")
+
     for bundle in catalog.bundles:
-        at_id = (*bundle.pointer, "id")
-        if len(bundle.id) > name_max:
-            refuse(
-                at_id,
-                f"bundle id {_show(bundle.id)}",
-                "site-name-too-long",
-                f"a directory name holds at most {name_max} bytes; shorten it",
-            )
+        who = f"bundle {_show(bundle.id)}"
+        name((*bundle.pointer, "id"), who, len(bundle.id), "its directories", "shorten it")
         declared = bundle.entry.get("languages")
         for position, language in enumerate(declared if isinstance(declared, list) else []):
-            if language not in bundle.languages:
-                continue
-            at = (*bundle.pointer, "languages", position)
-            longest = max(len(language + EXTENSIONS[f]) for f in formats)
-            if longest > name_max:
-                refuse(
-                    at,
-                    f"bundle {_show(bundle.id)}: language {_show(language)}",
-                    "site-name-too-long",
-                    f"its bundle file would be named {longest} bytes long, and a file name "
-                    f"holds at most {name_max}; shorten it",
-                )
-            for path in _paths(bundle.id, language, formats):
-                if base is not None and base + 1 + len(path) > path_max - 1:
-                    refuse(
-                        at,
-                        f"bundle {_show(bundle.id)}: language {_show(language)}",
-                        "site-path-too-long",
-                        _too_long(path, base, path_max, directory),
-                    )
+            if language in bundle.languages:
+                at = (*bundle.pointer, "languages", position)
+                speaks = f"{who}: language {_show(language)}"
+                longest = max(len(language + EXTENSIONS[f]) for f in formats)
+                name(at, speaks, longest, "its bundle file", "shorten it")
+                paths(at, speaks, _paths(bundle.id, language, formats))
         for pointer, slug, _version in bundle.roles:
-            at = (*pointer, "slug")
-            if len(slug) > name_max:
-                refuse(
-                    at,
-                    f"role {_show(slug)}",
-                    "site-name-too-long",
-                    f"its page's directory would be named {len(slug)} bytes long, and a "
-                    f"directory name holds at most {name_max}; shorten the slug",
-                )
-            for language in bundle.languages:
-                path = role_page(language, bundle.id, slug).removesuffix(".md") + ".html"
-                if base is not None and base + 1 + len(path) > path_max - 1:
-                    refuse(
-                        at,
-                        f"role {_show(slug)}",
-                        "site-path-too-long",
-                        _too_long(path, base, path_max, directory),
-                    )
+            at, who = (*pointer, "slug"), f"role {_show(slug)}"
+            name(at, who, len(slug), "its page's directory", "shorten the slug")
+            paths(at, who, (_page(role_page(lang, bundle.id, slug)) for lang in bundle.languages))
     return sorted(found.values())
+
+
+def _page(src_uri: str) -> str:
+    """Where MkDocs writes a generated page (``…/index.md`` -> ``…/index.html``)."""
+    return src_uri.removesuffix(".md") + ".html"
 
 
 def _paths(bundle_id: str, language: str, formats: Sequence[Format]) -> Iterator[str]:
     """The site paths of one bundle in one language, except its roles' pages."""
-    yield language_page(language).removesuffix(".md") + ".html"
-    yield bundle_page(language, bundle_id).removesuffix(".md") + ".html"
+    yield _page(language_page(language))
+    yield _page(bundle_page(language, bundle_id))
     for format in formats:
         yield f"{BUNDLES_DIR}/{bundle_id}/{language}{EXTENSIONS[format]}"
-
-
-def _too_long(path: str, base: int, path_max: int, directory: Path | None) -> str:
-    return (
-        f"{path} would be written at a path of {base + 1 + len(path):,} bytes in {directory}, "
-        f"and a path holds at most {path_max - 1:,}; shorten the ids or build the site in a "
-        "directory with a shorter path"
-    )
 
 
 def _show(text: str) -> str:

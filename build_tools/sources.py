@@ -175,17 +175,7 @@ def parse_json(path: str, raw: bytes) -> Document:
     too_deep = _too_deep(text)
     if too_deep is not None:
         where = _LineIndex(text).position(too_deep)
-        raise SourceError(
-            [
-                Diagnostic(
-                    path,
-                    where.line,
-                    where.col,
-                    TOO_DEEP,
-                    "too-deep",
-                )
-            ]
-        )
+        raise SourceError([Diagnostic(path, where.line, where.col, TOO_DEEP, "too-deep")])
     suspicious = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def test_a_hash_with_a_final_newline_is_not_a_hash() -> None:
 
 
 def test_patterns_javascript_does_not_share_are_refused_not_guessed() -> None:
-    for source in (r"\bword", r"(?<=a)b", r"\p{L}", "a\\"):
+    for source in (r"\bword", r"(?<=a)b", r"\p{L}", "a\\", "[]a]", r"[\S]"):
         with pytest.raises(NotImplementedError):
             javascript.regex(source)
     assert javascript.regex("^a.c$").match("a\u2028c") is None  # `.` is no line terminator

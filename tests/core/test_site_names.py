@@ -63,8 +63,8 @@ def test_a_slug_longer_than_a_file_name(catalog: Catalog) -> None:
     assert result.code == 1
     assert result.lines == [
         f'{at(catalog, "index.json", chr(34) + slug)}: role "{"s" * 24}…" (256 characters): its '
-        "page's directory would be named 256 bytes long, and a directory name holds at most 255; "
-        "shorten the slug"
+        "page's directory would be named 256 bytes long, and a name holds at most 255; shorten the "
+        "slug"
     ]
 
 
