@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from build_tools.check import check_catalog, update_lock
-from build_tools.diagnostics import Diagnostic
+from build_tools.diagnostics import Diagnostic, one_line
 from build_tools.formats import Format
 from build_tools.lock import Change
 from build_tools.site_paths import Site, handwritten_names
@@ -21,6 +21,7 @@ from build_tools.wire import FORMATS
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 class _Parser(argparse.ArgumentParser):
@@ -351,8 +352,12 @@ def run() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         code = EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
     except Exception as error:  # a bug: say so in one line, as for every other problem
-        print(f"rolecat: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(
+            one_line(f"rolecat: internal error: {type(error).__name__}: {error}"), file=sys.stderr
+        )
         code = EXIT_INTERNAL
     with contextlib.suppress(OSError):
         sys.stderr.flush()
