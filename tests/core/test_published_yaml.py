@@ -232,3 +232,10 @@ def test_multi_line_prompts_are_literal_blocks() -> None:
     assert dump_yaml(value).decode() == (
         "roles:\n- instructions: |\n    First line.\n\n    WHAT YOU DO\n    - one\n    - two\n"
     )
+
+
+def test_a_value_using_every_stand_in_is_still_written_raw() -> None:
+    value = {"a": "".join(map(chr, range(0xE000, 0xF900))), "b": "🔎\n🎯"}
+    text = dump_yaml(value)
+    assert "b: |-\n  🔎\n  🎯\n" in text.decode()
+    assert parse_yaml("x.yaml", text).data == value
