@@ -1,7 +1,8 @@
 """The real thing: the site ``mkdocs build`` writes, served statically and by ``mkdocs serve``.
 
 A deploy is proven only when the server's client can read what the publisher wrote, so these tests
-build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat verify``.
+build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat verify``, which
+reads both server generations: the ``.json`` files and the ``.yaml`` files.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from .conftest import (
     UPSTREAM,
     UPSTREAM_YAML,
     StartStatic,
-    catalog_files,
     copy_catalog,
+    published_files,
     run,
 )
 
@@ -54,23 +55,24 @@ def build(catalog: Path, target: Path) -> Path:
     return target
 
 
+SOURCES = {"ours": OUR_CATALOG, "upstream": UPSTREAM, "upstream-yaml": UPSTREAM_YAML}
+"""Our catalog and both upstream fixtures: JSON sources, and YAML sources with literal blocks."""
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Our catalog and the upstream fixture, each built once for the module under www/<name>/."""
+    """Each catalog of ``SOURCES`` built once for the module, under www/<name>/site."""
     www = tmp_path_factory.mktemp("www")
-    upstream = copy_catalog(UPSTREAM, tmp_path_factory.mktemp("upstream") / "catalog")
-    return {
-        "ours": build(OUR_CATALOG, www / "ours" / "site"),
-        "upstream": build(upstream, www / "upstream" / "site"),
-    }
+    sites = {}
+    for name, source in SOURCES.items():
+        catalog = Path(shutil.copytree(source, tmp_path_factory.mktemp(name) / "catalog"))
+        sites[name] = build(catalog, www / name / "site")
+    return sites
 
 
-SOURCES = {"ours": OUR_CATALOG, "upstream": UPSTREAM}
-
-
-@pytest.mark.parametrize("name", ["ours", "upstream"])
+@pytest.mark.parametrize("name", list(SOURCES))
 @pytest.mark.parametrize("mount", ["root", "sub-path"])
-def test_a_built_site_served_statically_passes(
+def test_a_built_site_served_statically_passes_in_both_generations(
     built: dict[str, Path], static_server: StartStatic, name: str, mount: str
 ) -> None:
     site = built[name]
@@ -83,11 +85,24 @@ def test_a_built_site_served_statically_passes(
     result = run("verify", f"{server.url}{base}/", "--catalog", str(source))
 
     assert result.code == 0, result.out + result.err
-    assert result.lines[0].startswith(f"OK {server.url}{base}: 2 bundles, 2 languages (en, ru)")
+    for line, generation, extension in zip(
+        result.lines, ["JSON", "YAML"], [".json", ".yaml"], strict=False
+    ):
+        assert line.startswith(
+            f"OK {server.url}{base}: {generation} generation: 2 bundles, 2 languages (en, ru), "
+            f"6 roles, 5 {extension} files, "
+        )
+    published = published_files(source)
+    assert result.lines[2:-1] == [
+        f"{server.url}{base}/{path}: current (byte-identical to what a build of {source} publishes)"
+        for extension in (".json", ".yaml")
+        for path in sorted(published, key=lambda p: (not p.startswith("index."), p))
+        if path.endswith(extension)
+    ]
     assert result.lines[-1] == (
-        f"deploy is current: every published file is byte-identical to {source}"
+        "deploy is current: every published file is byte-identical to what a build of "
+        f"{source} publishes"
     )
-    assert len(result.lines) == 2 + len(catalog_files(source))
 
 
 def _free_port() -> int:
@@ -134,7 +149,8 @@ def mkdocs_serve() -> Iterator[str]:
 def test_mkdocs_serve_passes(mkdocs_serve: str) -> None:
     result = run("verify", mkdocs_serve, "--catalog", str(OUR_CATALOG))
     assert result.code == 0, result.out + result.err
-    assert result.lines[0].startswith(f"OK {mkdocs_serve}: 2 bundles")
+    assert result.lines[0].startswith(f"OK {mkdocs_serve}: JSON generation: 2 bundles")
+    assert result.lines[1].startswith(f"OK {mkdocs_serve}: YAML generation: 2 bundles")
     assert result.lines[-1].startswith("deploy is current")
 
 
@@ -149,18 +165,29 @@ def test_a_build_of_an_edited_catalog_is_reported_stale(
     result = run("verify", server.url, "--catalog", str(local))
 
     assert result.code == 1
-    assert f"{server.url}/bundles/writing/en.json: DIFFERS from {path}: the deploy is stale" in (
-        result.lines
-    )
+    for published in ("bundles/writing/en.json", "bundles/writing/en.yaml"):
+        assert (
+            f"{server.url}/{published}: DIFFERS from what a build of {local} publishes: the "
+            "deploy is stale" in result.lines
+        )
 
 
-def test_a_site_built_from_yaml_sources_is_current_for_them(
-    tmp_path: Path, static_server: StartStatic
+def test_stale_yaml_sources_are_named_as_published(
+    built: dict[str, Path], static_server: StartStatic, tmp_path: Path
 ) -> None:
-    catalog = Path(shutil.copytree(UPSTREAM_YAML, tmp_path / "catalog"))
-    server = static_server(build(catalog, tmp_path / "site"))
+    """A YAML catalog's deploy: every line names a file the site publishes, never a source
+    file that does not exist (``catalog/bundles/x/en.json``)."""
+    local = Path(shutil.copytree(UPSTREAM_YAML, tmp_path / "catalog"))
+    path = local / "bundles/editorial/en.yaml"
+    path.write_bytes(path.read_bytes().replace(b"You are a", b"You are now a", 1))
+    server = static_server(built["upstream-yaml"])
 
-    result = run("verify", server.url, "--catalog", str(catalog))
+    result = run("verify", server.url, "--catalog", str(local))
 
-    assert result.code == 0, result.out + result.err
-    assert result.lines[-1].startswith("deploy is current")
+    assert result.code == 1
+    stale = [line for line in result.lines if "DIFFERS" in line]
+    assert [line.split(": DIFFERS")[0] for line in stale] == [
+        f"{server.url}/bundles/editorial/en.json",
+        f"{server.url}/bundles/editorial/en.yaml",
+    ]
+    assert str(local / "bundles") not in result.out
