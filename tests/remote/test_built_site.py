@@ -147,6 +147,8 @@ def mkdocs_serve() -> Iterator[str]:
 
 
 def test_mkdocs_serve_passes(mkdocs_serve: str) -> None:
+    with urllib.request.urlopen(f"{mkdocs_serve}/index.yaml", timeout=10) as response:
+        assert response.headers["Content-Type"] == "text/yaml; charset=utf-8"  # shown, not saved
     result = run("verify", mkdocs_serve, "--catalog", str(OUR_CATALOG))
     assert result.code == 0, result.out + result.err
     assert result.lines[0].startswith(f"OK {mkdocs_serve}: JSON generation: 2 bundles")
