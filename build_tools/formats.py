@@ -38,7 +38,7 @@ _BLOCK_UNSAFE = re.compile(r"\A\s|^\t|\r", re.MULTILINE)
 """A literal block guesses its indentation from the first line, takes no tab as indentation and
 turns carriage returns into plain line breaks."""
 
-NOT_TEXT_IN_1_1 = re.compile(
+_NOT_TEXT_IN_1_1 = re.compile(
     r"""^(?:
       y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF
     | ~|null|Null|NULL
@@ -70,7 +70,7 @@ class _Representer(SafeRepresenter):
             style = '"'  # escaped: YAML has no raw form for them, or versions read them differently
         elif "\n" in text and not _BLOCK_UNSAFE.search(text):
             style = "|"
-        elif NOT_TEXT_IN_1_1.match(text) or any(pattern.match(text) for pattern in CORE_PATTERNS):
+        elif _NOT_TEXT_IN_1_1.match(text) or any(pattern.match(text) for pattern in CORE_PATTERNS):
             style = '"'
         else:
             style = None

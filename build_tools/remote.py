@@ -43,6 +43,7 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 """What ``fetch(..., {redirect: 'error'})`` turns into an error instead of following."""
 
 MISSING_STATUSES = frozenset({404, 410})
+"""How a host says it has no such file (``check --against`` then tries the other generation)."""
 
 GENERATIONS: dict[Format, str] = {"json": "JSON generation", "yaml": "YAML generation"}
 """How each server generation is named in what ``verify`` prints."""
@@ -495,7 +496,7 @@ def compare_roles(local: Catalog, live: Remote) -> list[Diagnostic]:
     if live.catalog is None:
         return []
     base, index = live.source.base, local.index.path
-    live_entries = _complete_entries(live)
+    live_entries = _complete_entries(live, live.catalog)
     found = []
     for slug, mine in sorted(current_entries(local).items()):
         theirs = live_entries.get(slug)
@@ -526,12 +527,11 @@ def compare_roles(local: Catalog, live: Remote) -> list[Diagnostic]:
     return found
 
 
-def _complete_entries(live: Remote) -> dict[str, Entry]:
-    assert live.catalog is not None
+def _complete_entries(live: Remote, catalog: Catalog) -> dict[str, Entry]:
     broken = {problem.url for problem in live.problems}
-    entries = current_entries(live.catalog)
+    entries = current_entries(catalog)
     extension = EXTENSIONS[live.format]
-    for bundle in live.catalog.bundles:
+    for bundle in catalog.bundles:
         files = [
             live.source.url(wire_path(bundle.id, lang, extension)) for lang in bundle.languages
         ]
