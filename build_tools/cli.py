@@ -257,14 +257,20 @@ def _freshness(remotes: Sequence[Remote], local: Path, out: TextIO) -> bool:
             file=out,
         )
         return False
-    stale = 0
     for file in files:
-        stale += not file.current
         print(f"{file.url}: {_FRESHNESS[file.state].format(local)}", file=out)
+    stale = sum(file.stale for file in files)
+    unread = sum(file.state == "unread" for file in files)
     if stale:
         print(
             f"deploy is NOT current: {stale} file{'s' if stale != 1 else ''} not "
             f"byte-identical to what a build of {local} publishes; publish the site again",
+            file=out,
+        )
+    elif unread:
+        print(
+            f"cannot tell whether the deploy is current: {unread} file"
+            f"{'s' if unread != 1 else ''} could not be read",
             file=out,
         )
     else:
@@ -273,7 +279,7 @@ def _freshness(remotes: Sequence[Remote], local: Path, out: TextIO) -> bool:
             f"{local} publishes",
             file=out,
         )
-    return not stale
+    return not stale and not unread
 
 
 _FRESHNESS = {
@@ -281,6 +287,7 @@ _FRESHNESS = {
     "differs": "DIFFERS from what a build of {} publishes: the deploy is stale",
     "not published": "NOT PUBLISHED, but a build of {} publishes it: the deploy is stale",
     "not local": "published, but a build of {} does not publish it: the deploy is stale",
+    "unread": "not read (see above), so not compared with what a build of {} publishes",
 }
 
 

@@ -436,11 +436,16 @@ class Freshness:
 
     relpath: str
     url: str
-    state: str  # "current", "differs", "not published", "not local"
+    state: str  # "current", "differs", "not published", "not local", "unread"
 
     @property
     def current(self) -> bool:
         return self.state == "current"
+
+    @property
+    def stale(self) -> bool:
+        """Known to differ from the build; an ``unread`` file is neither current nor stale."""
+        return self.state not in ("current", "unread")
 
 
 class NotBuildable(Exception):
@@ -476,7 +481,13 @@ def compare_files(remotes: Sequence[Remote], root: Path) -> list[Freshness]:
         }
         for relpath in sorted(set(fetched) | set(mine), key=lambda p: (p != index, p)):
             published, built = fetched.get(relpath), mine.get(relpath)
-            if published is None:
+            failure = remote.source.failures.get(relpath)
+            if published is None and (
+                (failure is not None and not failure.missing)
+                or (failure is None and remote.catalog is None)
+            ):
+                state = "unread"  # refused (redirect, cap, ...), or its index was unusable
+            elif published is None:
                 state = "not published"
             elif built is None:
                 state = "not local"

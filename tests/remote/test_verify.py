@@ -628,6 +628,49 @@ def test_catalog_that_a_build_refuses_cannot_be_compared(
     )
 
 
+def test_catalog_on_a_yaml_only_host(scripted_host: StartHost) -> None:
+    host = scripted_host(published_files(OUR_CATALOG, ("yaml",)))
+    build = f"what a build of {OUR_CATALOG} publishes"
+
+    only_yaml = run("verify", host.url, "--formats", "yaml", "--catalog", str(OUR_CATALOG))
+    both = run("verify", host.url, "--catalog", str(OUR_CATALOG))
+
+    assert only_yaml.code == 0, only_yaml.out
+    assert only_yaml.lines[-1].startswith("deploy is current: ")
+    assert both.code == 1
+    json_lines = [line for line in both.lines if line.startswith(host.url) and ".json:" in line]
+    assert json_lines == [
+        f"{host.url}/index.json: HTTP 404 Not Found: the server refuses non-2xx answers",
+        f"{host.url}/index.json: NOT PUBLISHED, but a build of {OUR_CATALOG} publishes it: the "
+        "deploy is stale",
+        *(
+            f"{host.url}/bundles/{bundle}/{language}.json: not read (see above), so not compared "
+            f"with {build}"
+            for bundle in ("engineering", "writing")
+            for language in ("en", "ru")
+        ),
+    ]
+    assert both.lines[-1] == (
+        f"deploy is NOT current: 1 file not byte-identical to {build}; publish the site again"
+    )
+
+
+def test_catalog_does_not_guess_about_files_it_could_not_read(
+    scripted_host: StartHost, files: dict[str, bytes]
+) -> None:
+    host = scripted_host(files)
+    host.answers[YAML_RU] = lambda h: send(h, b"", status=302, headers={"Location": "/x"})
+
+    result = run("verify", host.url, "--catalog", str(OUR_CATALOG))
+
+    assert result.code == 1
+    assert (
+        f"{host.url}/{YAML_RU}: not read (see above), so not compared with what a build of "
+        f"{OUR_CATALOG} publishes" in result.lines
+    )
+    assert result.lines[-1] == "cannot tell whether the deploy is current: 1 file could not be read"
+
+
 def test_catalog_must_be_a_directory(tmp_path: Path) -> None:
     result = run("verify", "http://127.0.0.1:1", "--catalog", str(tmp_path / "nope"))
     assert result.code == 2
