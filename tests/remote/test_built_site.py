@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -59,23 +59,31 @@ SOURCES = {"ours": OUR_CATALOG, "upstream": UPSTREAM, "upstream-yaml": UPSTREAM_
 """Our catalog and both upstream fixtures: JSON sources, and YAML sources with literal blocks."""
 
 
+Built = Callable[[str], Path]
+"""The ``built`` fixture: the site of one catalog of ``SOURCES``, by name."""
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each catalog of ``SOURCES`` built once for the module, under www/<name>/site."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """Each catalog of ``SOURCES`` built at most once for the module, under www/<name>/site."""
     www = tmp_path_factory.mktemp("www")
-    sites = {}
-    for name, source in SOURCES.items():
-        catalog = Path(shutil.copytree(source, tmp_path_factory.mktemp(name) / "catalog"))
-        sites[name] = build(catalog, www / name / "site")
-    return sites
+    sites: dict[str, Path] = {}
+
+    def site(name: str) -> Path:
+        if name not in sites:
+            catalog = Path(shutil.copytree(SOURCES[name], tmp_path_factory.mktemp(name) / "c"))
+            sites[name] = build(catalog, www / name / "site")
+        return sites[name]
+
+    return site
 
 
 @pytest.mark.parametrize("name", list(SOURCES))
 @pytest.mark.parametrize("mount", ["root", "sub-path"])
 def test_a_built_site_served_statically_passes_in_both_generations(
-    built: dict[str, Path], static_server: StartStatic, name: str, mount: str
+    built: Built, static_server: StartStatic, name: str, mount: str
 ) -> None:
-    site = built[name]
+    site = built(name)
     if mount == "root":
         server, base = static_server(site), ""
     else:  # the parent of www/: the site lives at /<name>/site, as on GitHub Pages project sites
@@ -157,12 +165,12 @@ def test_mkdocs_serve_passes(mkdocs_serve: str) -> None:
 
 
 def test_a_build_of_an_edited_catalog_is_reported_stale(
-    built: dict[str, Path], static_server: StartStatic, tmp_path: Path
+    built: Built, static_server: StartStatic, tmp_path: Path
 ) -> None:
     local = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
     path = local / "bundles/writing/en.json"
     path.write_bytes(path.read_bytes().replace(b'"instructions": "', b'"instructions": "Now: ', 1))
-    server = static_server(built["ours"])
+    server = static_server(built("ours"))
 
     result = run("verify", server.url, "--catalog", str(local))
 
@@ -175,14 +183,14 @@ def test_a_build_of_an_edited_catalog_is_reported_stale(
 
 
 def test_stale_yaml_sources_are_named_as_published(
-    built: dict[str, Path], static_server: StartStatic, tmp_path: Path
+    built: Built, static_server: StartStatic, tmp_path: Path
 ) -> None:
     """A YAML catalog's deploy: every line names a file the site publishes, never a source
     file that does not exist (``catalog/bundles/x/en.json``)."""
     local = Path(shutil.copytree(UPSTREAM_YAML, tmp_path / "catalog"))
     path = local / "bundles/editorial/en.yaml"
     path.write_bytes(path.read_bytes().replace(b"You are a", b"You are now a", 1))
-    server = static_server(built["upstream-yaml"])
+    server = static_server(built("upstream-yaml"))
 
     result = run("verify", server.url, "--catalog", str(local))
 
