@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from build_tools.check import check_catalog, update_lock
 from build_tools.diagnostics import Diagnostic, one_line
@@ -18,6 +18,9 @@ from build_tools.lock import Change
 from build_tools.site_paths import Site, handwritten_names
 from build_tools.sources import TIMEOUT_SECONDS
 from build_tools.wire import FORMATS
+
+if TYPE_CHECKING:
+    from build_tools.remote import Remote
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE
@@ -86,9 +89,14 @@ def _add_catalog(parser: argparse.ArgumentParser) -> None:
 
 
 def _formats(text: str) -> tuple[Format, ...]:
-    names = [name.strip() for name in text.split(",")]
-    if not names or len(set(names)) != len(names) or not set(names) <= set(FORMATS):
-        raise argparse.ArgumentTypeError(f"{text!r}: json, yaml or json,yaml, each once")
+    """``json``, ``yaml`` or both, comma-separated, in the order given (the first is the one
+    people are pointed at)."""
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(FORMATS))
+    if not names or unknown or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(unknown) or repr(text)}: choose json, yaml or json,yaml, each once"
+        )
     return tuple(cast(Format, name) for name in names)
 
 
@@ -136,11 +144,13 @@ def _add_timeout(parser: argparse.ArgumentParser) -> None:
 def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
     verify = commands.add_parser(
         "verify",
-        help="read a published catalog the way the server does",
-        description="Fetch BASE_URL/index.json and every declared bundle file with the server's "
-        "rules (no redirects, 2xx only, 1,000,000 bytes, one timeout per request, JSON.parse), "
-        "then run every rule of `check`. Prints a summary and exits 0, or each failure with its "
-        "URL and exits 1.",
+        help="read a published catalog the way each server generation does",
+        description="Fetch every file each server generation reads from BASE_URL (the earlier "
+        "one index.json and bundles/<id>/<lang>.json, parsed with JSON.parse; the current one "
+        "the same paths in .yaml, parsed as strict YAML 1.2) with the server's rules (no "
+        "redirects, 2xx only, 1,000,000 bytes, one timeout per request, its type guards), then "
+        "run every rule of `check`. Prints what each generation read and exits 0, or each "
+        "failure with its URL and exits 1.",
     )
     verify.add_argument(
         "base_url", metavar="BASE_URL", help="what AI_AGENT_ROLES_CATALOG_URL holds"
@@ -149,10 +159,22 @@ def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
         "--catalog",
         type=Path,
         metavar="DIR",
-        help="also report whether every published file is byte-identical to its source in DIR "
-        "(exit 1 when the deploy is not current)",
+        help="also report whether every published file is byte-identical to what a build of DIR "
+        "publishes (exit 1 when the deploy is not current)",
     )
+    _add_formats(verify, "the generations to read")
     _add_timeout(verify)
+
+
+def _add_formats(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--formats",
+        type=_formats,
+        default=FORMATS,
+        metavar="LIST",
+        help=f"{what}, comma-separated: json (the earlier server generation), yaml (the current "
+        "one) or json,yaml (default: both, as the site publishes)",
+    )
 
 
 def _report(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
@@ -215,11 +237,7 @@ def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from build_tools.remote import (
-        compare_files,
-        read_remote,
-        summarize,
-    )
+    from build_tools.remote import read_remote
 
     base = _usage_checks(args, err)
     if base is None:
@@ -228,48 +246,88 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if local is not None and not local.is_dir():
         print(f"rolecat: error: catalog directory not found: {local}", file=err)
         return EXIT_USAGE
-    remote = read_remote(base, args.timeout)
-    for problem in remote.problems:
-        print(problem, file=out)
-    if remote.ok:
-        print(f"OK {base}: {summarize(remote)}", file=out)
-    stale = 0
-    if local is not None:
-        for file in compare_files(remote, local):
-            stale += not file.current
-            print(f"{file.url}: {_FRESHNESS[file.state].format(local / file.relpath)}", file=out)
-        if stale:
-            print(
-                f"deploy is NOT current: {stale} file{'s' if stale != 1 else ''} not "
-                f"byte-identical to {local}; publish the site again",
-                file=out,
-            )
-        else:
-            print(f"deploy is current: every published file is byte-identical to {local}", file=out)
-    if not remote.ok:
-        count = len(remote.problems)
+    remotes = [read_remote(base, args.timeout, format) for format in args.formats]
+    for remote in remotes:
+        for problem in remote.problems:
+            print(problem, file=out)
+    for remote in remotes:
+        print(_verdict(base, remote), file=out)
+    current = local is None or _freshness(remotes, local, out)
+    problems = sum(len(remote.problems) for remote in remotes)
+    if problems:
         print(
-            f"rolecat: {count} problem{'s' if count != 1 else ''} reading {base} as the server "
-            "does",
+            f"rolecat: {problems} problem{'s' if problems != 1 else ''} reading {base} as the "
+            "server does",
             file=err,
         )
-    return EXIT_OK if remote.ok and not stale else EXIT_PROBLEMS
+    return EXIT_OK if not problems and current else EXIT_PROBLEMS
+
+
+def _verdict(base: str, remote: Remote) -> str:
+    """One line per generation: what it read, or how many problems it found."""
+    from build_tools.remote import summarize
+
+    read = summarize(remote)
+    if remote.ok:
+        return f"OK {base}: {remote.generation}: {read}"
+    count = len(remote.problems)
+    return (
+        f"FAILED {base}: {remote.generation}: {count} problem{'s' if count != 1 else ''}; "
+        f"{read.files:,} {read.extension} file{'s' if read.files != 1 else ''} read, "
+        f"{read.bytes:,} bytes"
+    )
+
+
+def _freshness(remotes: Sequence[Remote], local: Path, out: TextIO) -> bool:
+    """Print, file by file, whether the deploy is what a build of ``local`` publishes."""
+    from build_tools.remote import NotBuildable, compare_files
+
+    try:
+        files = compare_files(remotes, local)
+    except NotBuildable as error:
+        print(
+            f"cannot tell whether the deploy is current: {local} has {error} that a build "
+            f"refuses (see `rolecat check --catalog {local}`)",
+            file=out,
+        )
+        return False
+    for file in files:
+        print(f"{file.url}: {_FRESHNESS[file.state].format(local)}", file=out)
+    stale = sum(file.stale for file in files)
+    unread = sum(file.state == "unread" for file in files)
+    if stale:
+        print(
+            f"deploy is NOT current: {stale} file{'s' if stale != 1 else ''} not "
+            f"byte-identical to what a build of {local} publishes; publish the site again",
+            file=out,
+        )
+    elif unread:
+        print(
+            f"cannot tell whether the deploy is current: {unread} file"
+            f"{'s' if unread != 1 else ''} could not be read",
+            file=out,
+        )
+    else:
+        print(
+            "deploy is current: every published file is byte-identical to what a build of "
+            f"{local} publishes",
+            file=out,
+        )
+    return not stale and not unread
 
 
 _FRESHNESS = {
-    "current": "current (byte-identical to {})",
-    "differs": "DIFFERS from {}: the deploy is stale",
-    "not published": "NOT PUBLISHED, but {} exists locally: the deploy is stale",
-    "not local": "published, but {} does not exist locally",
+    "current": "current (byte-identical to what a build of {} publishes)",
+    "differs": "DIFFERS from what a build of {} publishes: the deploy is stale",
+    "not published": "NOT PUBLISHED, but a build of {} publishes it: the deploy is stale",
+    "not local": "published, but a build of {} does not publish it: the deploy is stale",
+    "unread": "not read (see above), so not compared with what a build of {} publishes",
 }
 
 
 def _check_against(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``check`` plus the live comparison; the lock cannot be rewritten in the same run."""
-    from build_tools.remote import (
-        compare_roles,
-        read_remote,
-    )
+    from build_tools.remote import compare_roles, read_live
 
     if args.update_hashes:
         print("rolecat: error: --against cannot be combined with --update-hashes", file=err)
@@ -278,16 +336,16 @@ def _check_against(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if base is None:
         return EXIT_USAGE
     result = check_catalog(args.catalog, args.lock, _site(args))
-    remote = read_remote(base, args.timeout)
+    remote = read_live(base, args.timeout)
     diagnostics = list(result.diagnostics)
-    if result.catalog is not None and remote.catalog is not None:
-        diagnostics += compare_roles(result.catalog, remote.catalog, base, remote.problems)
+    if result.catalog is not None:
+        diagnostics += compare_roles(result.catalog, remote)
     _report(sorted(set(diagnostics)), out)
     for problem in remote.problems:
         print(f"live catalog: {problem}", file=out)
     if not diagnostics and not remote.problems:
         print("OK", file=out)
-        print(f"no role is behind the live catalog at {base}", file=out)
+        print(f"no role is behind the live catalog at {base}{_which(remote)}", file=out)
         return EXIT_OK
     if remote.problems:
         print(
@@ -297,6 +355,12 @@ def _check_against(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     count = len(set(diagnostics)) + len(remote.problems)
     print(f"rolecat: {count} problem{'s' if count != 1 else ''}", file=err)
     return EXIT_PROBLEMS
+
+
+def _which(live: Remote) -> str:
+    if live.format == "json":
+        return ""
+    return f" (read from its {live.generation}: it publishes no index.json)"
 
 
 def main(

@@ -37,7 +37,7 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
             continue
         target = posixpath.splitext(document.path)[0] + EXTENSIONS[to]
         value = parse(document.path, document.raw)
-        content = dump(value, to, readable=True)
+        content = dump(value, to)
         if parse(target, content) != value:  # never expected; never lose a value if it happens
             return Conversion(
                 [

@@ -1,6 +1,10 @@
 """Write catalog values as JSON or YAML, deterministically, so they read back as the same values.
 
-Used to publish the wire format a source was not written in, and by ``rolecat convert``.
+Used to publish the wire format a source was not written in, and by ``rolecat convert``. Published
+YAML must read the same in every reader a consumer may use: the server's YAML 1.2 parser, and YAML
+1.1 readers such as PyYAML, where ``no`` is false, ``0777`` is 511 and ``2001-12-14`` a date. So
+every scalar that either version would read as anything but a string is quoted, numbers are written
+in the form both read as numbers, and the result equals what ``JSON.parse`` gets from the ``.json``.
 """
 
 from __future__ import annotations
@@ -34,13 +38,31 @@ _BLOCK_UNSAFE = re.compile(r"\A\s|^\t|\r", re.MULTILINE)
 """A literal block guesses its indentation from the first line, takes no tab as indentation and
 turns carriage returns into plain line breaks."""
 
+_NOT_TEXT_IN_1_1 = re.compile(
+    r"""^(?:
+      y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF
+    | ~|null|Null|NULL
+    | [-+]?0b[01_]+ | [-+]?0[0-7_]+ | [-+]?(?:0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
+    | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
+    | [-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?
+    | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)
+    | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
+      (?:(?:[Tt]|[\ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
+         (?:[\ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?
+    | <<|=
+    )$""",
+    re.VERBOSE,
+)
+"""Plain scalars a YAML 1.1 reader takes as a boolean, null, integer (binary, octal, ``1_000``,
+sexagesimal ``1:20``), float, timestamp, merge key or PyYAML's value key (the type repository's
+patterns, with PyYAML's variants): a superset, since quoting a string never changes it."""
+
 
 class _Representer(SafeRepresenter):
-    """Multi-line text as literal blocks; text the core schema would read as another type quoted.
+    """Multi-line text as literal blocks; text any YAML version would read as another type quoted.
 
-    Quoting by the reader's own patterns keeps the meaning; the emitter falls back from a literal
-    block to a quoted string by itself wherever a block cannot hold the text (trailing spaces,
-    carriage returns).
+    The emitter falls back from a literal block to a quoted string by itself wherever a block
+    cannot hold the text (trailing spaces, carriage returns).
     """
 
     def represent_text(self, text: str) -> Any:
@@ -48,33 +70,104 @@ class _Representer(SafeRepresenter):
             style = '"'  # escaped: YAML has no raw form for them, or versions read them differently
         elif "\n" in text and not _BLOCK_UNSAFE.search(text):
             style = "|"
-        elif any(pattern.match(text) for pattern in CORE_PATTERNS):
+        elif _NOT_TEXT_IN_1_1.match(text) or any(pattern.match(text) for pattern in CORE_PATTERNS):
             style = '"'
         else:
             style = None
         return self.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
+    def represent_number(self, number: float) -> Any:
+        """Floats with a point before any exponent: YAML 1.1 reads ``1e+20`` as a string."""
+        text = repr(number).lower()
+        if "e" in text and "." not in text:
+            text = text.replace("e", ".0e", 1)
+        return self.represent_scalar("tag:yaml.org,2002:float", text)
+
 
 _Representer.add_representer(str, _Representer.represent_text)
+_Representer.add_representer(float, _Representer.represent_number)
 
 
-def dump_yaml(value: Any, *, readable: bool = False) -> bytes:
-    """Block-style YAML 1.2 that reads back as ``value``.
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_STAND_INS = range(0xE000, 0xF900)
+"""The BMP's private-use area, where stand-ins for characters beyond the BMP are taken from."""
 
-    libyaml writes it (fast enough to publish large catalogs); it escapes characters outside the
-    Basic Multilingual Plane, such as emoji, and quotes text holding them. ``readable`` uses
-    ruamel.yaml's own emitter, which writes them as they are, for files people edit.
+
+def _texts(value: Any) -> list[str]:
+    """Every key and string in ``value``."""
+    found, pending = [], [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
+
+
+def _has_astral(text: str) -> bool:
+    """Beyond the BMP a character takes two UTF-16 units; 20x faster than a regex search."""
+    return not text.isascii() and len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+
+
+def _stand_ins(value: Any) -> dict[str, str] | None:
+    """A private-use character absent from ``value`` for each character beyond the BMP in it.
+
+    libyaml's emitter escapes characters beyond the BMP (``\\U0001F50E``) and quotes any text
+    holding one, even a multi-line prompt. A BMP stand-in it writes raw, in whatever style the
+    text calls for, and the stand-in is then swapped back: a style chosen for a printable
+    non-space character holds any other. ``None`` when the value has more than the stand-ins.
     """
-    yaml = YAML(typ="safe", pure=readable)
+    texts = _texts(value)
+    astral = sorted({c for text in texts if _has_astral(text) for c in _ASTRAL.findall(text)})
+    if not astral:
+        return {}
+    joined = "".join(texts)
+    free = (c for c in map(chr, _STAND_INS) if c not in joined)
+    mapping = dict(zip(astral, free, strict=False))
+    return mapping if len(mapping) == len(astral) else None
+
+
+def _replaced(value: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return _ASTRAL.sub(lambda m: mapping[m.group()], value) if _has_astral(value) else value
+    if isinstance(value, dict):
+        return {_replaced(k, mapping): _replaced(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replaced(item, mapping) for item in value]
+    return value
+
+
+def _yaml(pure: bool) -> YAML:
+    yaml = YAML(typ="safe", pure=pure)
     yaml.Representer = _Representer
     yaml.default_flow_style = False
     yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # source order
     yaml.allow_unicode = True
     yaml.width = 4096  # long lines stay as they are instead of being folded
-    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.indent(mapping=2, sequence=2, offset=0)  # what libyaml writes anyway
+    return yaml
+
+
+def dump_yaml(value: Any) -> bytes:
+    """Block-style YAML that reads back as ``value`` in YAML 1.2 and 1.1 readers alike.
+
+    libyaml writes it (fast enough to publish large catalogs), with stand-ins for the characters
+    beyond the BMP; ruamel.yaml's own emitter, which writes those raw itself, only where a value
+    uses up every stand-in.
+    """
+    stand_ins = _stand_ins(value)
+    if stand_ins:
+        value = _replaced(value, stand_ins)
     out = io.StringIO()
-    yaml.dump(value, out)
-    return out.getvalue().encode("utf-8")
+    _yaml(pure=stand_ins is None).dump(value, out)
+    text = out.getvalue()
+    for astral, stand_in in (stand_ins or {}).items():
+        text = text.replace(stand_in, astral)
+    return text.encode("utf-8")
 
 
 def format_of(path: str) -> Format:
@@ -82,8 +175,8 @@ def format_of(path: str) -> Format:
     return "yaml" if path.endswith((".yaml", ".yml")) else "json"
 
 
-def dump(value: Any, format: Format, *, readable: bool = False) -> bytes:
-    return dump_json(value) if format == "json" else dump_yaml(value, readable=readable)
+def dump(value: Any, format: Format) -> bytes:
+    return dump_json(value) if format == "json" else dump_yaml(value)
 
 
 def parse(path: str, raw: bytes) -> Any:

@@ -2,9 +2,11 @@
 
 The server (see DESIGN.md, "Wire contract") strips trailing slashes from its base URL, refuses
 redirects and non-2xx answers, gives each request 10 s in total, refuses bodies over 1,000,000 bytes
-however they arrive, and parses them with ``JSON.parse``. A deploy is only proven when a client with
-exactly those rules can read it, so this module is that client; everything after the bytes (parsing,
-schemas, cross-file rules, content hashes) is the catalog core, unchanged.
+however they arrive, and parses them: its earlier generation ``index.json`` and
+``bundles/<id>/<lang>.json`` with ``JSON.parse``, its current one the same paths in ``.yaml`` with a
+strict YAML 1.2 parser. A deploy is only proven when a client with exactly those rules can read it,
+so this module is that client, once per generation; everything after the bytes (parsing, schemas,
+cross-file rules, content hashes) is the catalog core, unchanged.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -32,6 +34,7 @@ from build_tools.catalog import (
     wire_path,
 )
 from build_tools.diagnostics import Diagnostic
+from build_tools.formats import EXTENSIONS, Format
 from build_tools.javascript import ID_SOURCE
 from build_tools.lock import Entry, current_entries
 from build_tools.rules import run_rules
@@ -40,8 +43,20 @@ from build_tools.sources import MAX_FILE_BYTES, TIMEOUT_SECONDS
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 """What ``fetch(..., {redirect: 'error'})`` turns into an error instead of following."""
 
+MISSING_STATUSES = frozenset({404, 410})
+"""How a host says it has no such file (``check --against`` then tries the other generation)."""
+
+GENERATIONS: dict[Format, str] = {"json": "JSON generation", "yaml": "YAML generation"}
+"""How each server generation is named in what ``verify`` prints."""
+
+PARSERS: dict[Format, str] = {"json": "JSON.parse", "yaml": "YAML parser"}
+
+_INDEXES = frozenset(f"index{extension}" for extension in EXTENSIONS.values())
+
 _CHUNK = 64 * 1024
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_HTML = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*<[!?a-z]", re.IGNORECASE)
+"""A body that starts like markup: neither JSON nor a YAML catalog can."""
 
 
 class BaseUrlError(ValueError):
@@ -64,12 +79,16 @@ def normalize_base(base: str) -> str:
 
 
 class FetchError(OSError):
-    """One file the server could not read, and why; ``OSError`` so ``load_catalog`` reports it."""
+    """One file the server could not read, and why; ``OSError`` so ``load_catalog`` reports it.
 
-    def __init__(self, url: str, message: str) -> None:
+    ``missing`` when the host says it has no such file: 404, 410 or an HTML page in its place.
+    """
+
+    def __init__(self, url: str, message: str, *, missing: bool = False) -> None:
         super().__init__(0, message)
         self.url = url
         self.message = message
+        self.missing = missing
 
     def __str__(self) -> str:
         return f"{self.url}: {self.message}"
@@ -131,7 +150,9 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
             raise FetchError(url, _redirect_message(url, status, response.getheader("Location")))
         if not 200 <= status < 300:
             raise FetchError(
-                url, f"HTTP {status} {response.reason}: the server refuses non-2xx answers"
+                url,
+                f"HTTP {status} {response.reason}: the server refuses non-2xx answers",
+                missing=status in MISSING_STATUSES,
             )
         declared = _content_length(response.getheader("Content-Length"))
         if declared is not None and declared > max_bytes:
@@ -198,8 +219,8 @@ def _redirect_message(url: str, status: int, location: str | None) -> str:
         f"HTTP {status} redirect to {target}; the server refuses redirects (fetch with "
         "redirect: 'error')"
     )
-    relpath = url.rsplit("/", 1)[-1] if url.endswith(f"/{INDEX}") else None
-    if relpath and target.endswith(f"/{relpath}"):
+    relpath = url.rsplit("/", 1)[-1]
+    if relpath in _INDEXES and target.endswith(f"/{relpath}"):
         message += (
             f": set AI_AGENT_ROLES_CATALOG_URL to {target.removesuffix('/' + relpath)} instead"
         )
@@ -224,30 +245,36 @@ def _describe_error(error: BaseException) -> str:
     return f"cannot fetch: {error}"
 
 
-def _html_message(fetched: Fetched) -> str:
+def _html_message(fetched: Fetched, format: Format) -> str:
     content_type = fetched.content_type or "none"
     found = _TITLE.search(fetched.body[:4096])
     title = found.group(1).decode("utf-8", "replace").strip() if found else ""
     about = f' (title "{" ".join(title.split())[:80]}")' if title else ""
     return (
-        f"answered with an HTML page{about}, Content-Type {content_type}: this is not JSON, "
-        "so the server's JSON.parse fails. Is the file published at this path, or does the host "
-        "serve an error or fallback page with status 200?"
+        f"answered with an HTML page{about}, Content-Type {content_type}: this is not "
+        f"{format.upper()}, so the server's {PARSERS[format]} fails. Is the file published at "
+        "this path, or does the host serve an error or fallback page with status 200?"
     )
 
 
 @dataclass
 class RemoteSource:
-    """A published catalog as a :class:`CatalogSource`: each file fetched once, as the server does.
+    """One generation of a published catalog as a :class:`CatalogSource`, read as the server does.
 
-    Only the index and ``bundles/<id>/<lang>.json`` with ids and languages matching
-    ``^[a-z0-9-]+$`` are ever requested; the check comes before the URL is built.
+    Each file is fetched once. Only ``index.<ext>`` and ``bundles/<id>/<lang>.<ext>`` of this
+    generation's format, with ids and languages matching ``^[a-z0-9-]+$``, are ever requested; the
+    check comes before the URL is built.
     """
 
     base: str
     timeout: float = TIMEOUT_SECONDS
+    format: Format = "json"
     fetched: dict[str, Fetched] = field(default_factory=dict)
     failures: dict[str, FetchError] = field(default_factory=dict)
+
+    @property
+    def index(self) -> str:
+        return f"index{EXTENSIONS[self.format]}"
 
     def url(self, relpath: str) -> str:
         return f"{self.base}/{relpath}"
@@ -256,13 +283,14 @@ class RemoteSource:
         return None  # published files carry their instructions inline
 
     def read(self, relpath: str) -> bytes | None:
-        if not relpath.endswith(".json"):
-            return None  # the server reads the JSON generation of the wire format
+        extension = EXTENSIONS[self.format]
+        if not relpath.endswith(extension):
+            return None  # each generation fetches its own format only (never .yml)
         if relpath in self.fetched:
             return self.fetched[relpath].body
         if relpath in self.failures:
             raise self.failures[relpath]
-        if not _servable(relpath):
+        if not _servable(relpath, extension):
             raise FetchError(
                 f"{self.base}/…",
                 f"refused to build a URL for {relpath!r}: bundle ids and languages must match "
@@ -271,8 +299,8 @@ class RemoteSource:
         url = self.url(relpath)
         try:
             fetched = fetch(url, self.timeout)
-            if fetched.body.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"<"):
-                raise FetchError(url, _html_message(fetched))
+            if _HTML.match(fetched.body):
+                raise FetchError(url, _html_message(fetched, self.format), missing=True)
         except FetchError as error:
             self.failures[relpath] = error
             raise
@@ -283,16 +311,16 @@ class RemoteSource:
         return None  # a static host cannot list a directory; undeclared files are unknowable
 
 
-def _servable(relpath: str) -> bool:
-    if relpath == INDEX:
+def _servable(relpath: str, extension: str) -> bool:
+    if relpath == f"index{extension}":
         return True
     parts = relpath.split("/")
     return (
         len(parts) == 3
         and parts[0] == BUNDLES_DIR
         and bool(ID_PATTERN.match(parts[1]))
-        and parts[2].endswith(".json")
-        and bool(ID_PATTERN.match(parts[2].removesuffix(".json")))
+        and parts[2].endswith(extension)
+        and bool(ID_PATTERN.match(parts[2].removesuffix(extension)))
     )
 
 
@@ -312,7 +340,7 @@ class Problem:
 
 @dataclass
 class Remote:
-    """What reading a published catalog found: the catalog (if the index was usable), problems."""
+    """What reading one generation of a published catalog found: its catalog, its problems."""
 
     source: RemoteSource
     catalog: Catalog | None
@@ -322,13 +350,21 @@ class Remote:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def format(self) -> Format:
+        return self.source.format
 
-def read_remote(base: str, timeout: float = TIMEOUT_SECONDS) -> Remote:
-    """Fetch the index, then every declared bundle file, then run every rule of ``check``.
+    @property
+    def generation(self) -> str:
+        return GENERATIONS[self.source.format]
+
+
+def read_remote(base: str, timeout: float = TIMEOUT_SECONDS, format: Format = "json") -> Remote:
+    """Fetch one generation's index, then every declared bundle file, then run every rule of check.
 
     Raises :class:`BaseUrlError` for a base the server would not use.
     """
-    source = RemoteSource(normalize_base(base), timeout)
+    source = RemoteSource(normalize_base(base), timeout, format)
     catalog, diagnostics = load_catalog(source)
     if catalog is not None:
         diagnostics += run_rules(catalog)
@@ -346,13 +382,27 @@ def read_remote(base: str, timeout: float = TIMEOUT_SECONDS) -> Remote:
     return Remote(source, catalog, problems)
 
 
+def read_live(base: str, timeout: float = TIMEOUT_SECONDS) -> Remote:
+    """The live catalog for a comparison: its JSON generation, or its YAML one where it has only
+    that (no ``index.json``, but an ``index.yaml``)."""
+    remote = read_remote(base, timeout, "json")
+    failure = remote.source.failures.get(INDEX)
+    if failure is None or not failure.missing:
+        return remote
+    fallback = read_remote(base, timeout, "yaml")
+    return fallback if fallback.source.index in fallback.source.fetched else remote
+
+
 @dataclass(frozen=True)
 class Summary:
+    """What one generation read: ``2 bundles, 2 languages (en, ru), 6 roles, 5 .json files, …``."""
+
     bundles: int
     languages: list[str]
     files: int
     roles: int
     bytes: int
+    extension: str = ".json"
 
     def __str__(self) -> str:
         def plural(n: int, word: str) -> str:
@@ -361,7 +411,7 @@ class Summary:
         return (
             f"{plural(self.bundles, 'bundle')}, {plural(len(self.languages), 'language')} "
             f"({', '.join(self.languages)}), {plural(self.roles, 'role')}, "
-            f"{plural(self.files, 'file')}, {plural(self.bytes, 'byte')}"
+            f"{plural(self.files, self.extension + ' file')}, {plural(self.bytes, 'byte')}"
         )
 
 
@@ -371,63 +421,94 @@ def summarize(remote: Remote) -> Summary:
     languages = sorted({language for bundle in bundles for language in bundle.files})
     roles = len({slug for bundle in bundles for _, slug, _ in bundle.roles})
     fetched = remote.source.fetched.values()
-    return Summary(len(bundles), languages, len(fetched), roles, sum(len(f.body) for f in fetched))
+    return Summary(
+        len(bundles),
+        languages,
+        len(fetched),
+        roles,
+        sum(len(f.body) for f in fetched),
+        EXTENSIONS[remote.format],
+    )
 
 
 @dataclass(frozen=True)
 class Freshness:
-    """How one published file compares with the local source of the same path."""
+    """How one published file compares with the file a build of the local catalog publishes."""
 
     relpath: str
     url: str
-    state: str  # "current", "differs", "not published", "not local"
+    state: str  # "current", "differs", "not published", "not local", "unread"
 
     @property
     def current(self) -> bool:
         return self.state == "current"
 
+    @property
+    def stale(self) -> bool:
+        """Known to differ from the build; an ``unread`` file is neither current nor stale."""
+        return self.state not in ("current", "unread")
 
-def compare_files(remote: Remote, root: Path) -> list[Freshness]:
-    """Is this deploy current? Every published file against what a build of DIR publishes.
+
+class NotBuildable(Exception):
+    """The local catalog fails its check, so there is no build to compare a deploy with."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''}")
+        self.diagnostics = diagnostics
+
+
+def compare_files(remotes: Sequence[Remote], root: Path) -> list[Freshness]:
+    """Is this deploy current? Every file each generation read against what a build of DIR
+    publishes at the same path, after inlining and conversion.
 
     Files a build of the local catalog publishes but the site lacks are listed too: a deploy that
-    predates a new bundle or language is stale even if every file it has is identical.
+    predates a new bundle or language is stale even if every file it has is identical. Raises
+    :class:`NotBuildable` where the local catalog fails its rules (the lock aside).
     """
     local_catalog, problems = load_catalog(DirectorySource(root))
-    expected: dict[str, bytes] = {}
-    if local_catalog is not None and not problems:
-        expected = {
-            path: data
-            for path, data in wire.raw_files(local_catalog, ["json"]).items()
-            if not path.startswith(f"{wire.SCHEMA_DIR}/")
-        }
+    if local_catalog is not None:
+        problems += run_rules(local_catalog)
+    if local_catalog is None or problems:
+        raise NotBuildable(sorted(set(problems)))
+    expected = wire.raw_files(local_catalog, [remote.format for remote in remotes])
     found = []
-    for relpath in sorted(
-        set(remote.source.fetched) | set(expected), key=lambda p: (p != INDEX, p)
-    ):
-        published = remote.source.fetched.get(relpath)
-        mine = expected.get(relpath)
-        if published is None:
-            state = "not published"
-        elif mine is None:
-            state = "not local"
-        else:
-            state = "current" if published.body == mine else "differs"
-        found.append(Freshness(relpath, remote.source.url(relpath), state))
+    for remote in remotes:
+        index, fetched = remote.source.index, remote.source.fetched
+        mine = {
+            path: data
+            for path, data in expected.items()
+            if path.endswith(EXTENSIONS[remote.format])
+            and not path.startswith(f"{wire.SCHEMA_DIR}/")
+        }
+        for relpath in sorted(set(fetched) | set(mine), key=lambda p: (p != index, p)):
+            published, built = fetched.get(relpath), mine.get(relpath)
+            failure = remote.source.failures.get(relpath)
+            if published is None and (
+                (failure is not None and not failure.missing)
+                or (failure is None and remote.catalog is None)
+            ):
+                state = "unread"  # refused (redirect, cap, ...), or its index was unusable
+            elif published is None:
+                state = "not published"
+            elif built is None:
+                state = "not local"
+            else:
+                state = "current" if published.body == built else "differs"
+            found.append(Freshness(relpath, remote.source.url(relpath), state))
     return found
 
 
-def compare_roles(
-    local: Catalog, live: Catalog, base: str, live_problems: Iterable[Problem] = ()
-) -> list[Diagnostic]:
+def compare_roles(local: Catalog, live: Remote) -> list[Diagnostic]:
     """Roles whose content differs from live without a higher version, or whose version went down.
 
     This closes the lock's known hole: a role pruned from the lock and re-added with new content at
     its old version passes ``check`` (there is no baseline), but not a comparison with what is live.
     Roles of live bundles that could not be fully read are left out rather than guessed at.
     """
-    broken = {p.url for p in live_problems}
-    live_entries = _complete_entries(live, base, broken)
+    if live.catalog is None:
+        return []
+    base, index = live.source.base, local.index.path
+    live_entries = _complete_entries(live, live.catalog)
     found = []
     for slug, mine in sorted(current_entries(local).items()):
         theirs = live_entries.get(slug)
@@ -441,14 +522,14 @@ def compare_roles(
             message = (
                 f'role "{slug}" has version {_show(mine.version)} here but '
                 f"{_show(theirs.version)} at {base}: versions must never go down; {fix} in "
-                f"{INDEX}, then run `rolecat check --update-hashes`"
+                f"{index}, then run `rolecat check --update-hashes`"
             )
             rule = "live-version-lower"
         elif mine.hash != theirs.hash and mine.version <= theirs.version:
             message = (
                 f'role "{slug}" differs from the live one at {base} (version '
                 f"{_show(theirs.version)}), but its version is {_show(mine.version)} here: readers "
-                f"would not see the change; bump it in {INDEX} above {_show(theirs.version)}, then "
+                f"would not see the change; bump it in {index} above {_show(theirs.version)}, then "
                 "run `rolecat check --update-hashes`"
             )
             rule = "live-not-bumped"
@@ -458,10 +539,14 @@ def compare_roles(
     return found
 
 
-def _complete_entries(catalog: Catalog, base: str, broken: set[str]) -> dict[str, Entry]:
+def _complete_entries(live: Remote, catalog: Catalog) -> dict[str, Entry]:
+    broken = {problem.url for problem in live.problems}
     entries = current_entries(catalog)
+    extension = EXTENSIONS[live.format]
     for bundle in catalog.bundles:
-        files = [f"{base}/{wire_path(bundle.id, lang)}" for lang in bundle.languages]
+        files = [
+            live.source.url(wire_path(bundle.id, lang, extension)) for lang in bundle.languages
+        ]
         if set(bundle.files) != set(bundle.languages) or broken.intersection(files):
             for _, slug, _ in bundle.roles:
                 entries.pop(slug, None)

@@ -15,6 +15,7 @@ during the build.
 from __future__ import annotations
 
 import logging
+import mimetypes
 import os
 import posixpath
 from pathlib import Path
@@ -37,6 +38,9 @@ from site_plugins import pages, preview
 from site_plugins.config import RolesCatalogConfig
 
 log = get_plugin_logger(__name__)
+
+YAML_CONTENT_TYPE = "text/yaml; charset=utf-8"
+"""Shown as text by browsers (``application/yaml`` is downloaded) and decoded as UTF-8."""
 
 
 class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
@@ -80,6 +84,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
         if self.serving:
             self.memo, self.render_memo = published.Memo(), {}
+            # The preview serves the raw YAML as README asks of every host: as text a browser
+            # shows (MkDocs would send application/octet-stream, which a browser downloads).
+            mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.catalog, self.problems, self.pages = None, [], {}

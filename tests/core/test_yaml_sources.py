@@ -8,10 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from build_tools.formats import dump_yaml, parse
+from build_tools.formats import parse
 from build_tools.sources import SourceError
 from build_tools.yamlsource import parse_yaml
 from tests.core.conftest import Catalog, run
@@ -311,43 +309,3 @@ def test_convert_refuses_a_broken_catalog(catalog: Catalog) -> None:
     result = run("convert", "--to", "yaml", "--catalog", str(catalog.root))
     assert result.code == 1 and '"autoStart" must be a boolean' in result.out
     assert not list(catalog.root.rglob("*.yaml"))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "yes",
-        "1_000",
-        "0777",
-        " lead\nx",
-        "trail \nx\n",
-        "tab\there\nx",
-        "x\r\ny",
-        "",
-        "null",
-        "- x\n#y",
-    ],
-)
-def test_generated_yaml_reads_back_the_same(text: str) -> None:
-    value = {"a": text, "b": [text, {"c": text}], "n": 2.0, "z": None}
-    assert parse_yaml("g.yaml", dump_yaml(value)).data == value
-
-
-@settings(max_examples=int(os.environ.get("ROLECAT_EXAMPLES", "300")), deadline=None)
-@given(
-    st.dictionaries(
-        st.text(st.characters(exclude_categories=("Cs",)), max_size=8),
-        st.text(st.characters(exclude_categories=("Cs",)), max_size=60)
-        | st.lists(st.text(st.characters(exclude_categories=("Cs",)), max_size=30), max_size=3)
-        | st.none()
-        | st.booleans()
-        | st.integers(-(2**53 - 1), 2**53 - 1)
-        | st.floats(allow_nan=False, allow_infinity=False),
-        max_size=6,
-    ),
-    st.booleans(),
-)
-def test_any_text_written_as_yaml_reads_back_the_same(
-    value: dict[str, object], readable: bool
-) -> None:
-    assert parse_yaml("g.yaml", dump_yaml(value, readable=readable)).data == value

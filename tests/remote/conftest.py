@@ -24,6 +24,10 @@ from typing import Any
 
 import pytest
 
+from build_tools import wire
+from build_tools.catalog import load_catalog
+from build_tools.formats import Format
+
 # Re-exported for the remote tests.
 from tests.support import OUR_CATALOG as OUR_CATALOG
 from tests.support import REPO as REPO
@@ -31,10 +35,8 @@ from tests.support import Run as Run
 from tests.support import our_catalog_as_yaml as our_catalog_as_yaml
 from tests.support import run as run
 from tests.support import upstream as upstream
+from tests.support import upstream_yaml as upstream_yaml
 from tests.support import write_json as write_json
-
-PUBLISHED = ("index.json", "bundles")
-"""What a deploy carries: never the lock."""
 
 
 def copy_catalog(source: Path, target: Path, *, with_lock: bool = True) -> Path:
@@ -134,11 +136,30 @@ class ScriptedHost:
 
 
 def catalog_files(root: Path) -> dict[str, bytes]:
-    """The files a deploy of ``root`` serves, by catalog-relative path."""
+    """The JSON sources of ``root`` by catalog-relative path: a deploy of the JSON generation."""
     files = {"index.json": (root / "index.json").read_bytes()}
     for path in sorted((root / "bundles").rglob("*.json")):
         files[path.relative_to(root).as_posix()] = path.read_bytes()
     return files
+
+
+def published_files(root: Path, formats: tuple[Format, ...] = wire.FORMATS) -> dict[str, bytes]:
+    """What a build of ``root`` publishes for the server, in ``formats`` (no schemas, no lock)."""
+    catalog, problems = load_catalog(root)
+    assert catalog is not None and not problems, problems
+    return {
+        path: data
+        for path, data in wire.raw_files(catalog, formats).items()
+        if not path.startswith(f"{wire.SCHEMA_DIR}/")
+    }
+
+
+def publish(root: Path, target: Path, formats: tuple[Format, ...] = wire.FORMATS) -> Path:
+    """Write what a build of ``root`` publishes for the server into ``target``, as a deploy."""
+    for path, data in published_files(root, formats).items():
+        (target / path).parent.mkdir(parents=True, exist_ok=True)
+        (target / path).write_bytes(data)
+    return target
 
 
 class _Server(ThreadingHTTPServer):

@@ -15,6 +15,7 @@ from .conftest import (
     StaticServer,
     catalog_files,
     copy_catalog,
+    publish,
     read_json,
     run,
     write_json,
@@ -218,6 +219,51 @@ def test_a_live_catalog_that_cannot_be_read_fails_the_comparison(
         "refuses non-2xx answers"
     ]
     assert f"cannot fully compare with {host.url}" in result.err
+    # The host has JSON, if broken: that is what it serves, and what is compared.
+    assert not [path for path in host.requests if path.endswith(".yaml")]
+
+
+def test_a_yaml_only_live_catalog_is_compared_through_its_yaml(
+    tmp_path: Path, static_server: StartStatic, local: Path
+) -> None:
+    ahead = index_entry(local)["version"] + 2
+    source = copy_catalog(OUR_CATALOG, tmp_path / "deployed", with_lock=False)
+    set_version(source, ahead)  # live went ahead, and publishes the YAML generation only
+    live = static_server(publish(source, tmp_path / "site", ("yaml",)))
+
+    result = run("check", "--catalog", str(local), "--against", live.url)
+
+    assert result.code == 1
+    [line] = result.lines
+    assert f'role "{SLUG}" has version {index_entry(local)["version"]} here but {ahead} at ' in (
+        line
+    )
+
+
+def test_an_unchanged_catalog_is_not_behind_a_yaml_only_live_catalog(
+    tmp_path: Path, static_server: StartStatic, local: Path
+) -> None:
+    live = static_server(publish(OUR_CATALOG, tmp_path / "site", ("yaml",)))
+    result = run("check", "--catalog", str(local), "--against", live.url)
+    assert result.code == 0, result.out + result.err
+    assert result.lines == [
+        "OK",
+        f"no role is behind the live catalog at {live.url} (read from its YAML generation: it "
+        "publishes no index.json)",
+    ]
+
+
+def test_a_host_with_neither_generation_reports_the_json_one(
+    scripted_host: StartHost, local: Path
+) -> None:
+    host = scripted_host({})
+    result = run("check", "--catalog", str(local), "--against", host.url)
+    assert result.code == 1
+    assert result.lines == [
+        f"live catalog: {host.url}/index.json: HTTP 404 Not Found: the server refuses non-2xx "
+        "answers"
+    ]
+    assert host.requests == ["/index.json", "/index.yaml"]
 
 
 @pytest.mark.parametrize(

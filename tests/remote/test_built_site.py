@@ -1,12 +1,14 @@
 """The real thing: the site ``mkdocs build`` writes, served statically and by ``mkdocs serve``.
 
 A deploy is proven only when the server's client can read what the publisher wrote, so these tests
-build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat verify``.
+build with the repository's own ``mkdocs.yml`` and plugin and then run ``rolecat verify``, which
+reads both server generations: the ``.json`` files and the ``.yaml`` files.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,11 +25,12 @@ from .conftest import (
     OUR_CATALOG,
     REPO,
     StartStatic,
-    catalog_files,
     copy_catalog,
     our_catalog_as_yaml,
+    published_files,
     run,
     upstream,
+    upstream_yaml,
 )
 
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -53,49 +56,67 @@ def build(catalog: Path, target: Path) -> Path:
     return target
 
 
+SOURCES: dict[str, Callable[[], Path]] = {
+    "ours": lambda: OUR_CATALOG,
+    "upstream": upstream,
+    "upstream-yaml": upstream_yaml,
+}
+"""Our catalog and both upstream fixtures (JSON sources, and YAML sources with literal blocks);
+a fixture that is not there skips its test (fails under CI=true)."""
+
+
+Built = Callable[[str], Path]
+"""The ``built`` fixture: the site of one catalog of ``SOURCES``, by name."""
+
+
 @pytest.fixture(scope="module")
-def www(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the sites are built, each under www/<name>/site."""
-    return tmp_path_factory.mktemp("www")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """Each catalog of ``SOURCES`` built at most once for the module, under www/<name>/site."""
+    www = tmp_path_factory.mktemp("www")
+    sites: dict[str, Path] = {}
+
+    def site(name: str) -> Path:
+        if name not in sites:
+            catalog = Path(shutil.copytree(SOURCES[name](), tmp_path_factory.mktemp(name) / "c"))
+            sites[name] = build(catalog, www / name / "site")
+        return sites[name]
+
+    return site
 
 
-def source(name: str) -> Path:
-    return OUR_CATALOG if name == "ours" else upstream()
-
-
-@pytest.fixture(scope="module")
-def built(www: Path) -> dict[str, Path]:
-    """Our catalog, built once for the module."""
-    return {"ours": build(OUR_CATALOG, www / "ours" / "site")}
-
-
-def site_of(name: str, built: dict[str, Path], www: Path) -> Path:
-    """The built site of our catalog or of the upstream fixture (built on first use)."""
-    if name not in built:
-        built[name] = build(source(name), www / name / "site")
-    return built[name]
-
-
-@pytest.mark.parametrize("name", ["ours", "upstream"])
+@pytest.mark.parametrize("name", list(SOURCES))
 @pytest.mark.parametrize("mount", ["root", "sub-path"])
-def test_a_built_site_served_statically_passes(
-    built: dict[str, Path], www: Path, static_server: StartStatic, name: str, mount: str
+def test_a_built_site_served_statically_passes_in_both_generations(
+    built: Built, static_server: StartStatic, name: str, mount: str
 ) -> None:
-    site = site_of(name, built, www)
+    site = built(name)
     if mount == "root":
         server, base = static_server(site), ""
     else:  # the parent of www/: the site lives at /<name>/site, as on GitHub Pages project sites
         server, base = static_server(site.parent.parent), f"/{name}/site"
-    catalog = source(name)
+    source = SOURCES[name]()
 
-    result = run("verify", f"{server.url}{base}/", "--catalog", str(catalog))
+    result = run("verify", f"{server.url}{base}/", "--catalog", str(source))
 
     assert result.code == 0, result.out + result.err
-    assert result.lines[0].startswith(f"OK {server.url}{base}: 2 bundles, 2 languages (en, ru)")
+    for line, generation, extension in zip(
+        result.lines, ["JSON", "YAML"], [".json", ".yaml"], strict=False
+    ):
+        assert line.startswith(
+            f"OK {server.url}{base}: {generation} generation: 2 bundles, 2 languages (en, ru), "
+            f"6 roles, 5 {extension} files, "
+        )
+    published = published_files(source)
+    assert result.lines[2:-1] == [
+        f"{server.url}{base}/{path}: current (byte-identical to what a build of {source} publishes)"
+        for extension in (".json", ".yaml")
+        for path in sorted(published, key=lambda p: (not p.startswith("index."), p))
+        if path.endswith(extension)
+    ]
     assert result.lines[-1] == (
-        f"deploy is current: every published file is byte-identical to {catalog}"
+        "deploy is current: every published file is byte-identical to what a build of "
+        f"{source} publishes"
     )
-    assert len(result.lines) == 2 + len(catalog_files(catalog))
 
 
 def _free_port() -> int:
@@ -140,35 +161,49 @@ def mkdocs_serve() -> Iterator[str]:
 
 
 def test_mkdocs_serve_passes(mkdocs_serve: str) -> None:
+    with urllib.request.urlopen(f"{mkdocs_serve}/index.yaml", timeout=10) as response:
+        assert response.headers["Content-Type"] == "text/yaml; charset=utf-8"  # shown, not saved
     result = run("verify", mkdocs_serve, "--catalog", str(OUR_CATALOG))
     assert result.code == 0, result.out + result.err
-    assert result.lines[0].startswith(f"OK {mkdocs_serve}: 2 bundles")
+    assert result.lines[0].startswith(f"OK {mkdocs_serve}: JSON generation: 2 bundles")
+    assert result.lines[1].startswith(f"OK {mkdocs_serve}: YAML generation: 2 bundles")
     assert result.lines[-1].startswith("deploy is current")
 
 
 def test_a_build_of_an_edited_catalog_is_reported_stale(
-    built: dict[str, Path], static_server: StartStatic, tmp_path: Path
+    built: Built, static_server: StartStatic, tmp_path: Path
 ) -> None:
     local = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
     path = local / "bundles/writing/en.json"
     path.write_bytes(path.read_bytes().replace(b'"instructions": "', b'"instructions": "Now: ', 1))
-    server = static_server(built["ours"])
+    server = static_server(built("ours"))
 
     result = run("verify", server.url, "--catalog", str(local))
 
     assert result.code == 1
-    assert f"{server.url}/bundles/writing/en.json: DIFFERS from {path}: the deploy is stale" in (
-        result.lines
-    )
+    for published in ("bundles/writing/en.json", "bundles/writing/en.yaml"):
+        assert (
+            f"{server.url}/{published}: DIFFERS from what a build of {local} publishes: the "
+            "deploy is stale" in result.lines
+        )
 
 
-def test_a_site_built_from_yaml_sources_is_current_for_them(
-    tmp_path: Path, static_server: StartStatic
+def test_stale_yaml_sources_are_named_as_published(
+    static_server: StartStatic, tmp_path: Path
 ) -> None:
-    catalog = our_catalog_as_yaml(tmp_path / "catalog")
-    server = static_server(build(catalog, tmp_path / "site"))
+    """A YAML catalog's deploy: every line names a file the site publishes, never a source
+    file that does not exist (``catalog/bundles/x/en.json``)."""
+    local = our_catalog_as_yaml(tmp_path / "catalog")
+    server = static_server(build(local, tmp_path / "site"))
+    path = local / "bundles/engineering/en.yaml"
+    path.write_bytes(path.read_bytes().replace(b"You are a", b"You are now a", 1))
 
-    result = run("verify", server.url, "--catalog", str(catalog))
+    result = run("verify", server.url, "--catalog", str(local))
 
-    assert result.code == 0, result.out + result.err
-    assert result.lines[-1].startswith("deploy is current")
+    assert result.code == 1
+    stale = [line for line in result.lines if "DIFFERS" in line]
+    assert [line.split(": DIFFERS")[0] for line in stale] == [
+        f"{server.url}/bundles/engineering/en.json",
+        f"{server.url}/bundles/engineering/en.yaml",
+    ]
+    assert str(local / "bundles") not in result.out

@@ -1,0 +1,234 @@
+"""Published YAML reads the same in every reader a consumer may use, and as people expect it.
+
+The server's generation reads YAML 1.2 (core schema); other consumers may read YAML 1.1, where
+``no`` is false, ``0777`` is 511 and ``2001-12-14`` a date. Whatever a catalog holds, each reader
+must get exactly what ``JSON.parse`` gets from the ``.json`` twin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import yaml as pyyaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from build_tools import yamlsource
+from build_tools.formats import dump_json, dump_yaml
+from build_tools.yamlsource import parse_yaml
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+NASTY = [
+    *_words("yes Yes YES no No NO on On ON off Off OFF y Y n N true True FALSE"),
+    *_words("~ null Null NULL 0777 -0777 0o17 0b101 0x1F 0x_1F 1_000 +1 -0 1:20 190:20:30.15"),
+    *_words("1e3 1E-3 1.0 1. .5 ._ 1.2.3 .inf -.Inf .NaN << = 2001-12-14 2001-1-4"),
+    "2001-12-14t21:59:43.10-05:00",
+    "2001-12-14 21:59:43.10 -5",
+    "",
+    " ",
+    " lead",
+    "trail ",
+    "\t",
+    "a\tb",
+    "\ttab first",
+    "\r",
+    "x\r\ny",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\ufeff",
+    "\ue000",
+    "\x00",
+    "\x7f",
+    "🔎",
+    "✍️",
+    "👩‍💻",
+    "- x",
+    "-",
+    "key: v",
+    "key:v",
+    ": x",
+    "#",
+    "# c",
+    "a #b",
+    "&a",
+    "*a",
+    "!tag",
+    "!!str x",
+    "%YAML 1.2",
+    "---",
+    "...",
+    "'",
+    '"',
+    "\\",
+    "\\u0041",
+    "\\U0001F50E",
+    "\\n",
+    "|",
+    "> x",
+    "? x",
+    "[a]",
+    "{a: b}",
+    "@x",
+    "`x",
+    "\n",
+    "\n\n",
+    "Привет",
+]
+"""Text a YAML reader may take as something else, or that tests an emitter's escaping."""
+
+nasty_text = st.one_of(
+    st.sampled_from(NASTY),
+    st.lists(st.sampled_from(NASTY) | st.text(max_size=5), min_size=1, max_size=6).map("".join),
+    st.lists(st.sampled_from(NASTY) | st.text(max_size=20), min_size=2, max_size=5).map("\n".join),
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=40),
+)
+"""Lone surrogates excluded: the readers refuse them in catalogs (``\\ud800`` is no text)."""
+
+scalars = st.one_of(
+    nasty_text,
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**53 - 1), 2**53 - 1),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+json_values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(nasty_text, children, max_size=4)
+    ),
+    max_leaves=20,
+)
+roles = st.fixed_dictionaries(
+    {"slug": st.just("r"), "name": nasty_text, "instructions": nasty_text},
+    optional={
+        "emoji": nasty_text,
+        "description": nasty_text,
+        "autoStart": st.booleans(),
+        "launchMessage": nasty_text | st.none(),
+        "modelConfig": st.dictionaries(nasty_text, nasty_text, max_size=2) | st.none(),
+    },
+)
+catalog_values = st.one_of(
+    st.fixed_dictionaries(
+        {"schemaVersion": st.just(1), "language": nasty_text, "roles": st.lists(roles, max_size=3)}
+    ),
+    st.dictionaries(nasty_text, json_values, max_size=5),
+)
+
+
+def typed(value: Any) -> Any:
+    """A value compared as JSON sees it: ``True`` is not ``1``, an integer is just a number."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", float(value))
+    if isinstance(value, list):
+        return ("array", tuple(typed(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((typed(k), typed(v)) for k, v in value.items()))
+    return (type(value).__name__, repr(value))  # a date, bytes, ...: never equal to JSON
+
+
+def read_1_2(text: bytes) -> Any:
+    return parse_yaml("published.yaml", text).data
+
+
+def read_1_2_pure(text: bytes) -> Any:
+    """The same reader on ruamel.yaml's own scanner instead of libyaml's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(yamlsource, "CParser", None)
+        return read_1_2(text)
+
+
+READERS_1_1: dict[str, Callable[[bytes], Any]] = {
+    "PyYAML safe_load": pyyaml.safe_load,
+    "PyYAML CSafeLoader": lambda text: pyyaml.load(text, Loader=pyyaml.CSafeLoader),
+}
+
+
+def assert_reads_the_same(value: Any) -> None:
+    expected = typed(json.loads(dump_json(value)))
+    published = dump_yaml(value)
+    assert typed(read_1_2(published)) == expected, published
+    assert typed(read_1_2_pure(published)) == expected, published
+    for name, read in READERS_1_1.items():
+        assert typed(read(published)) == expected, (name, published)
+
+
+@settings(max_examples=int(os.environ.get("ROLECAT_EXAMPLES", "300")), deadline=None)
+@given(catalog_values)
+def test_published_yaml_reads_as_the_json_in_yaml_1_2_and_1_1_readers(value: Any) -> None:
+    assert_reads_the_same(value)
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_each_nasty_text_reads_the_same_everywhere(text: str) -> None:
+    assert_reads_the_same({text: text, "list": [text, {"k": text}], "lines": f"{text}\n{text}"})
+
+
+@pytest.mark.parametrize(
+    "number", [1e20, 1e-5, 5e-324, -0.0, 0.1, 1.7976931348623157e308, 2**53 - 1, -42]
+)
+def test_numbers_are_numbers_in_yaml_1_1_too(number: float) -> None:
+    assert_reads_the_same({"n": number})  # PyYAML reads 1e+20 as a string
+
+
+def test_scalars_yaml_1_1_reads_as_other_types_are_quoted() -> None:
+    value = {"no": "yes", "on": "off", "y": "n", "d": "2001-12-14", "o": "0777", "m": "<<"}
+    assert dump_yaml(value).decode() == (
+        '"no": "yes"\n"on": "off"\n"y": "n"\nd: "2001-12-14"\no: "0777"\nm: "<<"\n'
+    )
+
+
+def test_plain_text_stays_plain() -> None:
+    value = {"name": "Code Reviewer", "description": "Reviews: code, tests and docs.", "v": 1}
+    assert dump_yaml(value).decode() == (
+        "name: Code Reviewer\ndescription: 'Reviews: code, tests and docs.'\nv: 1\n"
+    )
+
+
+def test_emoji_are_written_as_themselves_even_in_literal_blocks() -> None:
+    value = {
+        "emoji": "🔎",
+        "name": "Ревьюер 👩‍💻",
+        "instructions": "You review code 🔎.\n\n- Be kind ✍️\n- Be precise 🎯",
+    }
+    text = dump_yaml(value).decode()
+    assert text == (
+        "emoji: 🔎\n"
+        "name: Ревьюер 👩‍💻\n"
+        "instructions: |-\n"
+        "  You review code 🔎.\n"
+        "\n"
+        "  - Be kind ✍️\n"
+        "  - Be precise 🎯\n"
+    )
+    assert "\\U" not in text
+
+
+def test_private_use_characters_in_the_text_are_kept_apart_from_the_emoji() -> None:
+    value = {"a": "\ue000🔎\ue001", "b": "🔎\n\ue000"}
+    assert parse_yaml("x.yaml", dump_yaml(value)).data == value
+
+
+def test_multi_line_prompts_are_literal_blocks() -> None:
+    value = {"roles": [{"instructions": "First line.\n\nWHAT YOU DO\n- one\n- two\n"}]}
+    assert dump_yaml(value).decode() == (
+        "roles:\n- instructions: |\n    First line.\n\n    WHAT YOU DO\n    - one\n    - two\n"
+    )
+
+
+def test_a_value_using_every_stand_in_is_still_written_raw() -> None:
+    value = {"a": "".join(map(chr, range(0xE000, 0xF900))), "b": "🔎\n🎯"}
+    text = dump_yaml(value)
+    assert "b: |-\n  🔎\n  🎯\n" in text.decode()
+    assert parse_yaml("x.yaml", text).data == value
