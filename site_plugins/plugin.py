@@ -16,7 +16,7 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
@@ -24,8 +24,9 @@ from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from site_plugins import pages, preview
+from site_plugins import chrome, pages, preview
 from site_plugins.config import RolesCatalogConfig
+from site_plugins.labels import FALLBACK, labels
 
 log = get_plugin_logger(__name__)
 
@@ -47,9 +48,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.raw_memo: dict[Any, bytes] | None = None
         self.render_memo: dict[str, str] | None = None
         self.files = Files([])
-        self.rebuilt: list[str] = []
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
+        self.pending: dict[str, str] = {}
+        """While previewing: the pages of roles the lock has not recorded, and the label that
+        says what to do."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -61,7 +64,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.raw_memo, self.render_memo = {}, {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.catalog, self.problems, self.pages = None, [], {}
+        self.catalog, self.problems, self.pages, self.pending = None, [], {}, {}
         if not self.config.enabled:
             return config
         if not self.config.formats or len(set(self.config.formats)) != len(self.config.formats):
@@ -80,7 +83,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
             lines = "\n".join(str(d) for d in result.diagnostics)
-            log.info(f"the preview shows unrecorded changes; `mkdocs build` refuses them:\n{lines}")
+            log.info(
+                "the preview shows changes the lock has not recorded; `make site` refuses them "
+                f"until they are:\n{lines}"
+            )
+            self.pending = preview.pending_pages(result.catalog, result.changes)
             result.diagnostics = []
         if result.ok and result.catalog is not None:
             taken = _handwritten_names(Path(config.docs_dir), config.use_directory_urls)
@@ -124,6 +131,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             generated: dict[str, bytes | str] = {}
             if not problems:
                 generated.update(wire.raw_files(self.catalog, self.config.formats, self.raw_memo))
+                generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(
@@ -173,7 +181,14 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             page = self.pages.get(path)
             if self.incremental is not None:  # only a dirty preview needs to know what changed
                 fingerprints[path] = (
-                    preview.digest(page.html, page.title, page.lang, page.alternates, page.in_nav)
+                    preview.digest(
+                        page.html,
+                        page.title,
+                        page.lang,
+                        page.alternates,
+                        page.in_nav,
+                        self.pending.get(path),
+                    )
                     if page is not None
                     else preview.digest(content)
                 )
@@ -209,36 +224,31 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
+        env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs, config.theme["language"])
         if self.serving:
             env.bytecode_cache = self.compiled_templates
+            # --dirty reads only the pages it rebuilds, and a page never read has no title: the
+            # sidebar would show "None" for each hand-written page an edit did not touch.
+            for file in files.documentation_pages():
+                page = file.page
+                if page is not None and page.markdown is None and file.src_uri not in self.pages:
+                    page.read_source(config)
         return env
 
-    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
-        self.rebuilt.append(page.url)
-        return page
-
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        self.rebuilt = []
         self.raw_released = False
 
-    @event_priority(100)  # before the search plugin writes its index, the largest thing built
+    @event_priority(100)  # before the search index is made
     def _let_go(self, *, config: MkDocsConfig) -> None:
         """Every page is written: the catalog is no longer needed, nor its pages' contexts.
 
-        Their memory goes back to the system before the search index is written: it is the
-        largest thing a build makes (text of every page, written out twice), and it would
-        otherwise come on top of a catalog that is no longer used.
+        Their memory goes back to the system before Pagefind indexes the site, so a large
+        catalog's build never holds both.
         """
         self.catalog, self.pages = None, {}
         preview.return_free_memory()
 
-    @event_priority(-100)  # after the search plugin has written its index
-    def _merge_search_index(self, *, config: MkDocsConfig) -> None:
-        if self.incremental is not None:
-            urls = [f.page.url for f in self.files.documentation_pages() if f.page is not None]
-            self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
-
-    on_post_build = CombinedEvent(_let_go, _merge_search_index)
+    on_post_build = _let_go
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -247,6 +257,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if generated is None:
             return markdown
         page.meta["title"] = pages.nav_title(generated.title)
+        page.meta[chrome.META_KEY] = generated.lang
+        action = self.pending.get(page.file.src_uri)
+        page.meta["rolecat_banner"] = labels(generated.lang)[action] if action else None
         page.meta["rolecat_alternates"] = [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
         ]
@@ -257,8 +270,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # only when the page is written (below), so a large catalog's pages are never all held.
         return "" if page.file.src_uri in self.pages else html
 
-    @event_priority(100)  # before the search plugin indexes the content
     def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        home = self.files.get_file_from_path(site_paths.home_page())
+        if home is not None and home.page is not None and home.src_uri in self.pages:
+            # The sidebar's "Overview" in the language of the page it is shown on.
+            words = labels(page.meta.get(chrome.META_KEY, FALLBACK))
+            home.page.title = pages.nav_title(words["overview"])
         generated = self.pages.get(page.file.src_uri)
         if generated is not None:
             # The content is rendered by our autoescaping templates, never by Markdown.
@@ -282,6 +299,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.config.enabled:
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
+            if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme
+                server.watch(config.theme.custom_dir)
         return server
 
 

@@ -1,0 +1,112 @@
+"""The MkDocs plugin ``rolecat-search``: Pagefind's index of the written site, per page language.
+
+Material's own search (lunr) ships every page's text to every visitor: 15 MB for a catalog of
+1,000 role pages, seconds before the first result. Pagefind reads the pages once they are written,
+makes one index per ``<html lang>`` (with stemming where Pagefind has a stemmer, Russian included)
+and a browser fetches only the chunks a query needs. It indexes what templates mark
+``data-pagefind-body`` and skips what they mark ``data-pagefind-ignore``; the header's search box
+(templates/overrides/partials/search.html) queries it.
+
+A build waits for the index and fails with one line if Pagefind fails, before the site is
+published. ``mkdocs serve`` indexes in the background after each rebuild, so a preview reloads as
+soon as its pages are written and its search follows a moment later.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+from build_tools.site_paths import SEARCH_DIR
+
+log = get_plugin_logger(__name__)
+
+
+class SearchConfig(Config):
+    enabled = c.Type(bool, default=True)
+    """Turn the search off (the header then has no search box)."""
+
+
+def pagefind_command(site_dir: Path) -> list[str]:
+    """Pagefind as installed with rolecat (the ``pagefind[bin]`` package), on one site directory."""
+    return [
+        sys.executable,
+        "-m",
+        "pagefind",
+        "--site",
+        str(site_dir),
+        "--output-subdir",
+        SEARCH_DIR,
+        "--silent",
+    ]
+
+
+def index_site(site_dir: Path) -> str | None:
+    """Write the search index into ``site_dir``; on failure, one line saying why."""
+    try:
+        done = subprocess.run(
+            pagefind_command(site_dir), capture_output=True, text=True, check=False
+        )
+    except OSError as error:
+        return f"cannot run Pagefind: {error.strerror}"
+    if done.returncode == 0:
+        return None
+    said = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+    return said[-1] if said else f"Pagefind exited with status {done.returncode}"
+
+
+class Background:
+    """Index after each preview rebuild without holding it up; rebuilds that come while Pagefind
+    runs are indexed once, after it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: Path | None = None
+        self._running = False
+
+    def request(self, site_dir: Path) -> None:
+        with self._lock:
+            self._pending = site_dir
+            if self._running:
+                return
+            self._running = True
+        threading.Thread(target=self._work, name="pagefind", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                site_dir, self._pending = self._pending, None
+                if site_dir is None:
+                    self._running = False
+                    return
+            problem = index_site(site_dir)
+            # Info, not a warning: a warning between two builds would fail the next strict one.
+            if problem is not None:
+                log.info(f"the preview's search index was not updated: {problem}")
+
+
+class PagefindSearchPlugin(BasePlugin[SearchConfig]):
+    def __init__(self) -> None:
+        self.background: Background | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.background = Background() if command == "serve" else None
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
+        site_dir = Path(config.site_dir)
+        if self.background is not None:
+            self.background.request(site_dir)
+            return
+        problem = index_site(site_dir)
+        if problem is not None:
+            raise PluginError(f"search: Pagefind could not index {site_dir}: {problem}")
