@@ -422,15 +422,17 @@ def _absolute(site_url: str | None, path: str) -> str:
 
 
 def instruction_files(catalog: Catalog) -> dict[str, bytes]:
-    """Each role's instructions in each language as a plain-text file beside its page, exactly
-    the text the copy button copies."""
+    """Each role's instructions in each language as a plain-text file beside its page: the text
+    the copy button copies, after a UTF-8 byte-order mark. Static hosts serve ``.txt`` as
+    ``text/plain`` mostly without a charset, and browsers then read UTF-8 as Windows-1252; the
+    mark is the one signal every browser and editor honours, and none shows it."""
     files = {}
     for bundle in catalog.bundles:
         for language, file in bundle.files.items():
             for _pointer, slug, _version in bundle.roles:
                 found = file.role(slug)
                 text = str(found[1].get("instructions") or "") if found else ""
-                files[site_paths.role_text(language, bundle.id, slug)] = text.encode("utf-8")
+                files[site_paths.role_text(language, bundle.id, slug)] = text.encode("utf-8-sig")
     return files
 
 

@@ -248,7 +248,7 @@ def test_instructions_are_published_as_plain_text(our_site: Build) -> None:
                 found = file.role(slug)
                 assert found is not None
                 text = our_site.site / lang / bundle.id / f"{slug}.txt"
-                assert text.read_bytes() == found[1]["instructions"].encode("utf-8")
+                assert text.read_bytes() == found[1]["instructions"].encode("utf-8-sig")
                 page = (our_site.site / lang / bundle.id / slug / "index.html").read_text("utf-8")
                 assert f'href="../{slug}.txt"' in page
                 url = f"{SITE_URL}{lang}/{bundle.id}/{slug}.txt"
