@@ -2,15 +2,15 @@
 
 Material speaks one language per site (``theme.language``). Here every page picks its own: a
 generated page carries its language in ``page.meta`` (``rolecat_lang``), a hand-written page
-speaks the theme's. The override of ``partials/language.html`` asks this object which of
-Material's translations to use, in which direction the page reads, and for the site's own labels.
+speaks the theme's. The override of ``partials/language.html`` asks this object, as the template
+global ``rolecat``, which of Material's translations to use, in which direction the page reads,
+and for the site's own labels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from site_plugins.labels import FALLBACK, labels
 
@@ -27,18 +27,12 @@ words, still laid out right to left)."""
 class PageLanguage:
     """Available to the theme's templates as ``rolecat``."""
 
-    def __init__(self, theme_dirs: Iterable[str], default: str) -> None:
+    def __init__(self, theme_dirs: Iterable[str]) -> None:
         self._translations = {
             file.stem.lower(): file.stem
             for directory in theme_dirs
             for file in (Path(directory) / LANGUAGES_DIR).glob("*.html")
         }
-        self.default = default
-
-    def of(self, page: Any) -> str:
-        """The page's language code: its own for generated pages, else the theme's."""
-        meta = getattr(page, "meta", None) or {}
-        return str(meta.get(META_KEY) or self.default)
 
     def translation(self, code: str) -> str:
         """Material's translation for ``code`` (``pt-br`` -> ``pt-BR``, ``de-at`` -> ``de``),

@@ -224,7 +224,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
-        env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs, config.theme["language"])
+        env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
         if self.serving:
             env.bytecode_cache = self.compiled_templates
             # --dirty reads only the pages it rebuilds, and a page never read has no title: the

@@ -14,6 +14,8 @@ soon as its pages are written and its search follows a moment later.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import subprocess
 import sys
 import threading
@@ -28,6 +30,8 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from build_tools.site_paths import SEARCH_DIR
 
 log = get_plugin_logger(__name__)
+
+ENTRY = "pagefind-entry.json"
 
 
 class SearchConfig(Config):
@@ -58,9 +62,20 @@ def index_site(site_dir: Path) -> str | None:
     except OSError as error:
         return f"cannot run Pagefind: {error.strerror}"
     if done.returncode == 0:
+        _sort_entry(site_dir / SEARCH_DIR / ENTRY)
         return None
     said = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
     return said[-1] if said else f"Pagefind exited with status {done.returncode}"
+
+
+def _sort_entry(path: Path) -> None:
+    """Pagefind lists the languages of its entry file in a random order; sorted, two builds of
+    the same site are identical byte for byte."""
+    with contextlib.suppress(OSError, ValueError):
+        entry = json.loads(path.read_bytes())
+        path.write_text(
+            json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":")), "utf-8"
+        )
 
 
 class Background:

@@ -70,42 +70,62 @@
     return li;
   }
 
-  var ticket = 0;
+  // One query runs at a time: keys typed meanwhile are searched together once it is done, so
+  // fast typing never queues a search per letter. Results appear one by one, in rank order, as
+  // their fragments arrive.
   var found = [];
   var shown = 0;
+  var searched = null;
+  var running = false;
 
   function showMore() {
-    var mine = ticket;
-    var next = found.slice(shown, shown + PAGE);
-    shown += next.length;
-    return Promise.all(next.map(function (result) { return result.data(); })).then(function (all) {
-      if (mine !== ticket) return;
-      all.forEach(function (data) { list.appendChild(item(data)); });
-      more.hidden = shown >= found.length;
+    var query = searched;
+    var slots = found.slice(shown, shown + PAGE).map(function (result) {
+      var slot = document.createElement("li");
+      slot.hidden = true;
+      list.appendChild(slot);
+      return result.data().then(function (data) {
+        if (query !== searched) return;
+        var filled = item(data);
+        list.replaceChild(filled, slot);
+      });
     });
+    shown += slots.length;
+    more.hidden = shown >= found.length;
+    return Promise.all(slots);
   }
 
   function run() {
+    if (running) return;
     var query = input.value.trim();
-    var mine = ++ticket;
+    if (query === searched) return;
     if (!query) {
+      searched = query;
       found = [];
       list.textContent = "";
       more.hidden = true;
       say("placeholder");
       return;
     }
+    running = true;
     load().then(function (module) {
       return module.search(query);
     }).then(function (search) {
-      if (mine !== ticket || !search) return;
+      if (query !== input.value.trim()) return;  // typed on: search that instead
+      searched = query;
       found = search.results;
       shown = 0;
       list.textContent = "";
       say(found.length === 0 ? "none" : found.length === 1 ? "one" : "other", found.length);
       return showMore();
     }).catch(function () {
-      if (mine === ticket) say("unavailable");
+      searched = query;
+      found = [];
+      list.textContent = "";
+      say("unavailable");
+    }).then(function () {
+      running = false;
+      if (input.value.trim() !== searched) run();
     });
   }
 
