@@ -272,7 +272,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         home = self.files.get_file_from_path(site_paths.home_page())
-        if home is not None and home.page is not None and home.src_uri in self.pages:
+        if self.catalog is not None and home is not None and home.page is not None:
             # The sidebar's "Overview" in the language of the page it is shown on.
             words = labels(page.meta.get(chrome.META_KEY, FALLBACK))
             home.page.title = pages.nav_title(words["overview"])

@@ -8,14 +8,15 @@ and a browser fetches only the chunks a query needs. It indexes what templates m
 (templates/overrides/partials/search.html) queries it.
 
 A build waits for the index and fails with one line if Pagefind fails, before the site is
-published. ``mkdocs serve`` indexes in the background after each rebuild, so a preview reloads as
-soon as its pages are written and its search follows a moment later.
+published. ``mkdocs serve`` indexes in the background once a rebuild is done, so a preview reloads
+as soon as its pages are written and its search follows a moment later.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -61,11 +62,15 @@ def index_site(site_dir: Path) -> str | None:
         )
     except OSError as error:
         return f"cannot run Pagefind: {error.strerror}"
-    if done.returncode == 0:
+    return _outcome(site_dir, done.returncode, done.stderr + done.stdout)
+
+
+def _outcome(site_dir: Path, returncode: int, output: str) -> str | None:
+    if returncode == 0:
         _sort_entry(site_dir / SEARCH_DIR / ENTRY)
         return None
-    said = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-    return said[-1] if said else f"Pagefind exited with status {done.returncode}"
+    said = [line.strip() for line in output.splitlines() if line.strip()]
+    return said[-1] if said else f"Pagefind exited with status {returncode}"
 
 
 def _sort_entry(path: Path) -> None:
@@ -79,33 +84,52 @@ def _sort_entry(path: Path) -> None:
 
 
 class Background:
-    """Index after each preview rebuild without holding it up; rebuilds that come while Pagefind
-    runs are indexed once, after it."""
+    """Index the preview once it is quiet: after a rebuild, in the background and at a low
+    priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
+    indexing never slows down the next reload."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pending: Path | None = None
-        self._running = False
+        self._process: subprocess.Popen[str] | None = None
+        self._generation = 0
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._generation += 1
+            if self._process is not None and self._process.poll() is None:
+                self._process.terminate()
 
     def request(self, site_dir: Path) -> None:
         with self._lock:
-            self._pending = site_dir
-            if self._running:
-                return
-            self._running = True
-        threading.Thread(target=self._work, name="pagefind", daemon=True).start()
+            generation = self._generation
+        threading.Thread(
+            target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
+        ).start()
 
-    def _work(self) -> None:
-        while True:
-            with self._lock:
-                site_dir, self._pending = self._pending, None
-                if site_dir is None:
-                    self._running = False
-                    return
-            problem = index_site(site_dir)
-            # Info, not a warning: a warning between two builds would fail the next strict one.
-            if problem is not None:
-                log.info(f"the preview's search index was not updated: {problem}")
+    def _index(self, site_dir: Path, generation: int) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return
+            try:
+                process = subprocess.Popen(
+                    pagefind_command(site_dir),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                )
+            except OSError as error:
+                log.info(f"the preview has no search index: cannot run Pagefind: {error}")
+                return
+            self._process = process
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+        output, _ = process.communicate()
+        with self._lock:
+            stale = generation != self._generation
+        problem = None if stale else _outcome(site_dir, process.returncode, output)
+        # Info, not a warning: a warning between two builds would fail the next strict one.
+        if problem is not None:
+            log.info(f"the preview's search index was not updated: {problem}")
 
 
 class PagefindSearchPlugin(BasePlugin[SearchConfig]):
@@ -114,6 +138,10 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.background = Background() if command == "serve" else None
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if self.background is not None:
+            self.background.cancel()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:

@@ -219,12 +219,26 @@ def test_the_preview_shows_what_is_not_publishable_yet(browser: Browser, tmp_pat
         banner = page.locator(".rolecat-banner")
         expect(banner).to_have_count(0)
 
-        en.write_text(good.replace("You are a code reviewer", "You are a reviewer"), "utf-8")
+        en.write_text(good.replace("You are a code reviewer", "You are a zanzibar"), "utf-8")
         expect(banner).to_be_visible(timeout=60_000)
         expect(banner).to_contain_text("Not publishable yet")
         expect(banner).to_contain_text("rolecat check --fix")
         assert contrast(page, ".rolecat-banner") >= 4.5
         served.wait_for("`make site` refuses them")
+        # The preview's search follows the edit once Pagefind has indexed it, in the background.
+        for _attempt in range(60):
+            page.goto(f"{served.url}en/")
+            page.keyboard.press("/")
+            page.keyboard.type("zanzibar")
+            meta = page.locator(".md-search-result__meta")
+            expect(meta).not_to_have_text(re.compile("Type to start|Initializing"))
+            if page.locator(".md-search-result__link").count():
+                break
+            page.wait_for_timeout(1000)
+        expect(page.locator(".md-search-result__link").first).to_have_attribute(
+            "href", re.compile("en/engineering/code-reviewer/$")
+        )
+        page.goto(f"{served.url}en/engineering/code-reviewer/")
         page.goto(f"{served.url}en/writing/")
         expect(banner).to_have_count(0)  # only the changed role's pages say so
 
