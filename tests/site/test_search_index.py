@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,9 +13,10 @@ from site_plugins.search import PagefindSearchPlugin, index_site
 
 
 def test_a_failing_index_is_one_line(tmp_path: Path) -> None:
-    problem = index_site(tmp_path)  # no HTML page to index
-    assert problem is not None and "\n" not in problem
-    assert "html" in problem.lower()
+    assert index_site(tmp_path) == "no page names its language in <html lang>: nothing to index"
+    (tmp_path / "index.html").write_text('<html lang="en"><body></body></html>')
+    problem = index_site(tmp_path)  # a page, but Pagefind finds nothing in it to index
+    assert problem is not None and problem.startswith("en: ") and "\n" not in problem
 
 
 def test_a_failing_index_fails_the_build(tmp_path: Path) -> None:
@@ -29,13 +31,16 @@ def test_a_failing_index_fails_the_build(tmp_path: Path) -> None:
     assert "\n" not in message
 
 
-def test_the_index_is_the_same_from_build_to_build(tmp_path: Path) -> None:
-    for run in ("a", "b"):
-        site = tmp_path / run
-        for lang in ("en", "ru", "de"):
-            page = site / lang / "index.html"
-            page.parent.mkdir(parents=True)
-            page.write_text(f'<html lang="{lang}"><body><p>quokka {lang}</p></body></html>')
-        assert index_site(site) is None
-    entries = [(tmp_path / run / "pagefind/pagefind-entry.json").read_bytes() for run in "ab"]
-    assert entries[0] == entries[1]
+def test_each_language_gets_a_bundle_of_its_own(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    for lang in ("en", "ru", "pt-br"):
+        page = site / lang / "index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f'<html lang="{lang}"><body><p>quokka {lang}</p></body></html>')
+    (site / "index.html").write_text('<html lang="en"><body><p>home</p></body></html>')
+    assert index_site(site) is None
+    for lang, pages in (("en", 2), ("ru", 1), ("pt-br", 1)):
+        entry = json.loads((site / "pagefind" / lang / "pagefind-entry.json").read_bytes())
+        assert {k: v["page_count"] for k, v in entry["languages"].items()} == {lang: pages}
+    # Nothing is left beside the site.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]

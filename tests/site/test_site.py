@@ -95,7 +95,8 @@ def test_raw_tree_is_byte_identical_and_never_the_lock(
             *sources,
             "schema/index.schema.json",
             "schema/bundle.schema.json",
-            "pagefind/pagefind-entry.json",
+            "pagefind/en/pagefind-entry.json",
+            "pagefind/ru/pagefind-entry.json",
         ]
     )
     assert published == expected
@@ -180,14 +181,18 @@ def test_home_notes_an_unset_site_url(upstream_site: Build) -> None:
 
 
 def test_search_has_one_index_per_page_language(our_site: Build) -> None:
-    """Pagefind indexes each page under its <html lang>: the search on a page finds its language."""
-    entry = json.loads((our_site.site / "pagefind/pagefind-entry.json").read_text("utf-8"))
+    """Pagefind indexes each language's pages (by <html lang>) into a bundle of its own, which
+    the search box of a page in that language loads."""
     by_language: dict[str, int] = {}
     for page in our_site.site.rglob("index.html"):
         if "data-pagefind-body" in page.read_text(encoding="utf-8"):
             by_language[page_language(page)] = by_language.get(page_language(page), 0) + 1
-    assert {lang: e["page_count"] for lang, e in entry["languages"].items()} == by_language
     assert set(by_language) == {"en", "ru"}
+    for lang, count in by_language.items():
+        entry = json.loads((our_site.site / f"pagefind/{lang}/pagefind-entry.json").read_bytes())
+        assert {k: e["page_count"] for k, e in entry["languages"].items()} == {lang: count}
+    page = (our_site.site / "ru/engineering/index.html").read_text(encoding="utf-8")
+    assert 'data-bundle="../../pagefind/ru/"' in page
     # Material's lunr index, which ships every page's text to every visitor, is gone.
     assert not (our_site.site / "search").exists()
 
@@ -225,8 +230,8 @@ def test_a_language_material_lacks_falls_back_to_english_words(tmp_path: Path) -
         text = page.read_text(encoding="utf-8")
         assert page_language(page) == lang
         assert direction in text and placeholder in text, lang
-    entry = json.loads((site.site / "pagefind/pagefind-entry.json").read_text("utf-8"))
-    assert set(entry["languages"]) == {"en", "ar", "sw", "pt-br"}
+    bundles = {p.name for p in (site.site / "pagefind").iterdir()}
+    assert bundles == {"en", "ar", "sw", "pt-br"}
 
 
 def test_labels_are_not_indexed(our_site: Build) -> None:

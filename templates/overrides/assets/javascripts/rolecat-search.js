@@ -1,7 +1,7 @@
-// The header's search: Pagefind's index of the page's language (Pagefind picks it from
-// <html lang>), queried as you type, results in Material's search panel. Pagefind's script and
-// the index load while the page is idle; a query then fetches only the index chunks of its words
-// and the fragments of the results it shows.
+// The header's search: Pagefind's bundle of the page's language (/pagefind/<lang>/), queried as
+// you type, results in Material's search panel. Pagefind's script and the index load while the
+// page is idle; a query then fetches only the index chunks of its words and the fragments of the
+// results it shows.
 (function () {
   "use strict";
 
@@ -80,19 +80,19 @@
 
   function showMore() {
     var query = searched;
-    var slots = found.slice(shown, shown + PAGE).map(function (result) {
+    var slots = found.slice(shown, shown + PAGE);
+    slots.forEach(function (result) {
       var slot = document.createElement("li");
       slot.hidden = true;
       list.appendChild(slot);
-      return result.data().then(function (data) {
-        if (query !== searched) return;
-        var filled = item(data);
-        list.replaceChild(filled, slot);
+      result.data().then(function (data) {
+        if (query === searched && slot.parentNode === list) list.replaceChild(item(data), slot);
+      }, function () {
+        slot.remove();
       });
     });
     shown += slots.length;
     more.hidden = shown >= found.length;
-    return Promise.all(slots);
   }
 
   function run() {
@@ -117,7 +117,7 @@
       shown = 0;
       list.textContent = "";
       say(found.length === 0 ? "none" : found.length === 1 ? "one" : "other", found.length);
-      return showMore();
+      showMore();
     }).catch(function () {
       searched = query;
       found = [];
