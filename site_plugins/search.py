@@ -65,7 +65,7 @@ def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
     found: dict[str, list[Path]] = {}
     for page in sorted(site_dir.rglob("*.html")):
         relpath = page.relative_to(site_dir)
-        if relpath.parts[0] == SEARCH_DIR:
+        if relpath.parts[0] == SEARCH_DIR or relpath.parts[0].startswith("."):
             continue
         with page.open("rb") as stream:
             head = stream.read(4096)
@@ -85,8 +85,9 @@ def index_site(
     languages = pages_by_language(site_dir)
     if not languages:
         return "no page names its language in <html lang>: nothing to index"
-    # Pagefind reads a directory: each language's pages are linked into one of their own.
-    with tempfile.TemporaryDirectory(prefix=".rolecat-search-", dir=site_dir.parent) as scratch:
+    # Pagefind reads a directory: each language's pages are linked into one of their own, inside
+    # the site directory, so that whatever removes the site (a preview that stops) removes it too.
+    with tempfile.TemporaryDirectory(prefix=".rolecat-search-", dir=site_dir) as scratch:
         for language, pages in sorted(languages.items()):
             tree = Path(scratch) / language
             for relpath in pages:

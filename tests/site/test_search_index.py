@@ -42,5 +42,5 @@ def test_each_language_gets_a_bundle_of_its_own(tmp_path: Path) -> None:
     for lang, pages in (("en", 2), ("ru", 1), ("pt-br", 1)):
         entry = json.loads((site / "pagefind" / lang / "pagefind-entry.json").read_bytes())
         assert {k: v["page_count"] for k, v in entry["languages"].items()} == {lang: pages}
-    # Nothing is left beside the site.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    # Nothing is left behind.
+    assert sorted(p.name for p in site.iterdir()) == ["en", "index.html", "pagefind", "pt-br", "ru"]
