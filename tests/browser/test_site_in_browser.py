@@ -123,8 +123,9 @@ def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: st
     page.goto(f"{payload_url}en/payload/injector/")
     expect(page.locator("article h1 .rolecat-name")).to_have_text(f"injector {PAYLOAD}")
     expect(page.locator("article .rolecat-description")).to_have_text(PAYLOAD)
-    # Search results show the payloads as text, and text after < or & is found.
-    for word in ("quokka", "comment", "heading"):
+    # Search results show the payloads as text, and text after < or & is found: "open" follows
+    # "<!--", "exclude" follows "&amp; &lt;b&gt; data-search-".
+    for word in ("quokka", "open", "exclude"):
         search(page, f"{payload_url}en/", word)
         assert f"{payload_url}en/payload/injector/" in results(page), word
         assert (
