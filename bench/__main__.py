@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from bench import plain, serve
+from bench import plain, search, serve
 from bench.generate import generate
 from bench.measure import Run, median, run
 
@@ -344,7 +344,9 @@ def environment() -> str:
     )
 
 
-def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
+def report(
+    rows: Sequence[Row], args: argparse.Namespace, searched: search.SearchResult | None = None
+) -> str:
     by_size = {row.size: row for row in rows}
     out = [table(rows), ""]
     runs = f"{args.runs} run{'s' if args.runs != 1 else ''}"
@@ -377,9 +379,11 @@ def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
             out.extend(f"  - {problem}" for problem in served.problems)
     for row in rows:
         out.extend(f"{row.size}: {failure}" for failure in row.failures)
+    if searched is not None:
+        out += ["", "Search (bench/search.py, median of each run's query):", search.table(searched)]
     out.append(f"Measured {environment()}.")
     out += ["", "Targets:"]
-    for text, holds, numbers in targets(by_size):
+    for text, holds, numbers in [*targets(by_size), *search.targets(searched)]:
         mark = "? NOT MEASURED" if holds is None else ("✔ MET" if holds else "✘ NOT MET")
         out.append(f"  {mark:<15} {text}: {numbers}")
     return "\n".join(out)
@@ -415,15 +419,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     (work / "run").mkdir(parents=True, exist_ok=True)
 
     rows = []
+    searched = None
     for size in [s for s in SIZES if s in sizes]:
         build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
         row = measure_size(size, work, args.runs, build_runs, args.keep)
         if size == "M":
             measure_serve(row, work, args.runs)
+            say(f"search: {search.ROLES} roles x 2 languages, a query in Chromium ...")
+            searched = search.measure(work, args.runs)
         rows.append(row)
     if not args.keep:
         shutil.rmtree(work / "run", ignore_errors=True)
-    print(report(rows, args))
+    print(report(rows, args, searched))
     return 0
 
 

@@ -19,7 +19,7 @@ from mkdocs.utils.yaml import yaml_load
 from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
-from site_plugins import pages
+from site_plugins import chrome, pages
 
 PLUGIN = "roles-catalog"
 
@@ -51,6 +51,7 @@ def _markdown(page: pages.SitePage) -> str:
     """One page as Markdown: what the plugin puts in ``page.meta``, then its HTML as the body."""
     meta = {
         "title": pages.nav_title(page.title),
+        chrome.META_KEY: page.lang,
         "rolecat_alternates": [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in page.alternates
         ],

@@ -1,8 +1,8 @@
 """Where a catalog's pages go on the site, and the ids that would land on a path already taken.
 
 Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/``, next to the raw
-tree (``/index.json``, ``/bundles/``, ``/schema/``) and what the theme writes (``/assets/``,
-``/search/``). A language or bundle id equal to one of those top-level names would mix a page
+tree (``/index.json``, ``/bundles/``, ``/schema/``), the theme's ``/assets/`` and the search index
+(``/pagefind/``). A language or bundle id equal to one of those top-level names would mix a page
 directory into a raw or theme directory, so it is refused before anything is built; so is an id too
 long for the file system to hold the path it names.
 """
@@ -33,11 +33,14 @@ class Site:
     """Where the site is written, for the length of the paths; unknown when ``None``."""
 
 
+SEARCH_DIR = "pagefind"
+"""Where the site's search index is written."""
+
 RESERVED: dict[str, str] = {
     "assets": "the theme's scripts, styles and fonts",
     BUNDLES_DIR: "the raw bundle files the server fetches",
     SCHEMA_DIR: "the published JSON Schemas",
-    "search": "the search index",
+    SEARCH_DIR: "the search index",
 }
 """Top-level names the site itself uses, with what lives there (for the message)."""
 
@@ -57,6 +60,12 @@ def bundle_page(language: str, bundle_id: str) -> str:
 def role_page(language: str, bundle_id: str, slug: str) -> str:
     # A directory per role, so a slug "index" cannot land on its bundle's own page.
     return f"{language}/{bundle_id}/{slug}/index.md"
+
+
+def role_text(language: str, bundle_id: str, slug: str) -> str:
+    """A role's instructions as plain text, beside its page directory (slugs have no dots, so
+    no page directory can end in ``.txt``)."""
+    return f"{language}/{bundle_id}/{slug}.txt"
 
 
 def collisions(catalog: Catalog, taken: Iterable[str] = ()) -> list[Diagnostic]:

@@ -1,4 +1,9 @@
-"""The site's own words, per page language: English and Russian, English for any other language."""
+"""The site's own words, one table per page language; English fills in whatever a table lacks.
+
+To give the site's interface another language, add a table under its code (the code the catalog
+uses, e.g. ``"de"``) with any of the English keys, and its name in ``LANGUAGE_NAMES``. Material's
+own words (search, navigation, the clipboard) come from the translations Material ships.
+"""
 
 # Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
 # ruff: noqa: RUF001
@@ -32,8 +37,6 @@ LABELS: dict[str, dict[str, str]] = {
         "language": "Language",
         "roles": "Roles",
         "role": "Role",
-        "role_count": "Roles",
-        "versions": "Role versions",
         "version": "Version",
         "description": "Description",
         "auto_start": "Starts on its own",
@@ -60,6 +63,24 @@ LABELS: dict[str, dict[str, str]] = {
         "problems": "The catalog has problems",
         "problems_intro": "The preview is paused until the catalog checks clean. Fix these and "
         "save; this page reloads by itself.",
+        "pending_bump": "Not publishable yet: this role changed since the lock recorded it. Bump "
+        "its version in index.json and run `rolecat check --fix`.",
+        "pending_record": "Not publishable yet: the lock has not recorded this role. Run "
+        "`rolecat check --fix`.",
+        "palette_light": "Switch to light mode",
+        "palette_dark": "Switch to dark mode",
+        "palette_auto": "Follow the system's light or dark mode",
+        "search_unavailable": "Search is not available here",
+        "more_results": "More results",
+        "filter": "Filter roles",
+        "filter_placeholder": "Name, slug or description",
+        "filter_count": "{shown} of {total}",
+        "filter_none": "No role matches.",
+        "use_it": "Use it",
+        "use_it_intro": "The files this role is published in, to download or to give a server:",
+        "raw_json": "Bundle file, JSON (the server today)",
+        "raw_yaml": "Bundle file, YAML (the server's next generation)",
+        "plain_text": "Instructions as plain text",
     },
     "ru": {
         "overview": "Обзор",
@@ -71,8 +92,6 @@ LABELS: dict[str, dict[str, str]] = {
         "language": "Язык",
         "roles": "Роли",
         "role": "Роль",
-        "role_count": "Ролей",
-        "versions": "Версии ролей",
         "version": "Версия",
         "description": "Описание",
         "auto_start": "Запускается сама",
@@ -99,6 +118,24 @@ LABELS: dict[str, dict[str, str]] = {
         "problems": "В каталоге есть ошибки",
         "problems_intro": "Предпросмотр приостановлен, пока проверка не пройдёт. Исправьте "
         "ошибки и сохраните файл: страница обновится сама.",
+        "pending_bump": "Пока нельзя опубликовать: роль изменилась после записи в файл хешей. "
+        "Увеличьте её версию в index.json и выполните `rolecat check --fix`.",
+        "pending_record": "Пока нельзя опубликовать: роль не записана в файл хешей. Выполните "
+        "`rolecat check --fix`.",
+        "palette_light": "Включить светлую тему",
+        "palette_dark": "Включить тёмную тему",
+        "palette_auto": "Тема как в системе",
+        "search_unavailable": "Поиск здесь недоступен",
+        "more_results": "Ещё результаты",
+        "filter": "Отбор ролей",
+        "filter_placeholder": "Название, идентификатор или описание",
+        "filter_count": "{shown} из {total}",
+        "filter_none": "Ни одна роль не подходит.",
+        "use_it": "Как использовать",
+        "use_it_intro": "Файлы, в которых опубликована роль, — чтобы скачать или указать серверу:",
+        "raw_json": "Файл набора, JSON (сервер сегодня)",
+        "raw_yaml": "Файл набора, YAML (следующее поколение сервера)",
+        "plain_text": "Инструкции простым текстом",
     },
 }
 

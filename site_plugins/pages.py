@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from build_tools import site_paths, wire
 from build_tools.catalog import Bundle, Catalog
@@ -76,6 +76,11 @@ def nav_title(text: str) -> str:
     return str(escape(text))
 
 
+def breakable(slug: str) -> Markup:
+    """A slug or id that a narrow screen may wrap after each hyphen, never inside a word."""
+    return Markup("-<wbr>").join(escape(part) for part in slug.split("-"))
+
+
 class Renderer:
     """Renders the content of every page from the templates in one directory."""
 
@@ -96,6 +101,7 @@ class Renderer:
         # Instructions go to the copy button as JSON: non-ASCII as it is, not as \uXXXX escapes
         # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
+        self.env.filters["breakable"] = breakable
         self.use_directory_urls = use_directory_urls
         self.templates_dir = templates_dir
         # Rendered pages by template, template files and context: a preview rebuild renders
@@ -169,7 +175,7 @@ def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) ->
                 continue
             pages.append(_bundle(catalog, renderer, bundle, language))
             for _pointer, slug, version in bundle.roles:
-                pages.append(_role(catalog, renderer, bundle, language, slug, version))
+                pages.append(_role(catalog, renderer, bundle, language, slug, version, site_url))
     return pages
 
 
@@ -181,12 +187,14 @@ def _home(
     words = labels(FALLBACK)
     bundles = []
     for bundle in catalog.bundles:
-        shown = FALLBACK if FALLBACK in bundle.languages else bundle.languages[0]
+        published = [lang for lang in bundle.languages if lang in bundle.files]
+        shown = FALLBACK if FALLBACK in published else published[0]
         bundles.append(
             {
                 "id": bundle.id,
                 "name": bundle.name(shown),
                 "description": _bundle_text(bundle, "description", shown),
+                "href": link.page(site_paths.bundle_page(shown, bundle.id)),
                 "languages": [
                     {
                         "code": lang,
@@ -198,7 +206,18 @@ def _home(
                     for lang in bundle.languages
                 ],
                 "roles": [
-                    {"slug": slug, "version": show_number(version)}
+                    {
+                        **_role_summary(bundle, shown, slug, version, link),
+                        "others": [
+                            {
+                                "code": lang,
+                                "name": language_name(lang),
+                                "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
+                            }
+                            for lang in published
+                            if lang != shown
+                        ],
+                    }
                     for _p, slug, version in bundle.roles
                 ],
             }
@@ -245,7 +264,10 @@ def _language(
             "id": bundle.id,
             "name": bundle.name(language),
             "description": _bundle_text(bundle, "description", language),
-            "roles": len(bundle.roles),
+            "roles": [
+                _role_summary(bundle, language, slug, version, link)
+                for _p, slug, version in bundle.roles
+            ],
             "href": link.page(site_paths.bundle_page(language, bundle.id)),
         }
         for bundle in catalog.bundles
@@ -269,20 +291,9 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
     link = renderer.linker(src)
     words = labels(language)
     file = bundle.files[language]
-    roles = []
-    for _pointer, slug, version in bundle.roles:
-        found = file.role(slug)
-        role = found[1] if found else {"slug": slug}
-        roles.append(
-            {
-                "slug": slug,
-                "emoji": role.get("emoji") or "",
-                "name": role.get("name") or slug,
-                "description": role.get("description") or "",
-                "version": show_number(version),
-                "href": link.page(site_paths.role_page(language, bundle.id, slug)),
-            }
-        )
+    roles = [
+        _role_summary(bundle, language, slug, version, link) for _p, slug, version in bundle.roles
+    ]
     html = renderer.later(
         "bundle.html",
         l=words,
@@ -318,7 +329,13 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
 
 
 def _role(
-    catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str, slug: str, version: Any
+    catalog: Catalog,
+    renderer: Renderer,
+    bundle: Bundle,
+    language: str,
+    slug: str,
+    version: Any,
+    site_url: str | None,
 ) -> SitePage:
     src = site_paths.role_page(language, bundle.id, slug)
     link = renderer.linker(src)
@@ -346,8 +363,17 @@ def _role(
         bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
         language_name=language_name(language),
         language_href=link.page(site_paths.language_page(language)),
-        raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
-        raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
+        raw_files=[
+            {
+                "label": words[f"raw_{fmt}"],
+                "href": link.file(path),
+                "url": _absolute(site_url, path),
+            }
+            for fmt in renderer.formats
+            for path in [wire.bundle_path(bundle.id, language, (fmt,))]
+        ],
+        text_href=link.file(site_paths.role_text(language, bundle.id, slug)),
+        text_url=_absolute(site_url, site_paths.role_text(language, bundle.id, slug)),
         others=[
             {
                 "code": lang,
@@ -371,6 +397,43 @@ def _role(
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:
     found = bundle.files[language].role(slug)
     return str(found[1].get("name") or slug) if found else slug
+
+
+def _role_summary(
+    bundle: Bundle, language: str, slug: str, version: Any, link: Linker
+) -> dict[str, str]:
+    """What a list of roles shows of one role, with a link to its page."""
+    found = bundle.files[language].role(slug)
+    role = found[1] if found else {}
+    return {
+        "slug": slug,
+        "emoji": role.get("emoji") or "",
+        "name": role.get("name") or slug,
+        "description": role.get("description") or "",
+        "version": show_number(version),
+        "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+    }
+
+
+def _absolute(site_url: str | None, path: str) -> str:
+    """A file's URL where the site is published, when known; else its path in the site (the
+    role page's script shows the full URL it was served from)."""
+    return f"{site_url.rstrip('/')}/{path}" if site_url else path
+
+
+def instruction_files(catalog: Catalog) -> dict[str, bytes]:
+    """Each role's instructions in each language as a plain-text file beside its page: the text
+    the copy button copies, after a UTF-8 byte-order mark. Static hosts serve ``.txt`` as
+    ``text/plain`` mostly without a charset, and browsers then read UTF-8 as Windows-1252; the
+    mark is the one signal every browser and editor honours, and none shows it."""
+    files = {}
+    for bundle in catalog.bundles:
+        for language, file in bundle.files.items():
+            for _pointer, slug, _version in bundle.roles:
+                found = file.role(slug)
+                text = str(found[1].get("instructions") or "") if found else ""
+                files[site_paths.role_text(language, bundle.id, slug)] = text.encode("utf-8-sig")
+    return files
 
 
 def problems_page(

@@ -34,8 +34,9 @@ from build_tools import publish, published, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from site_plugins import pages, preview
+from site_plugins import chrome, pages, preview
 from site_plugins.config import RolesCatalogConfig
+from site_plugins.labels import FALLBACK, labels
 
 log = get_plugin_logger(__name__)
 
@@ -60,7 +61,6 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.memo: published.Memo | None = None
         self.render_memo: dict[str, str] | None = None
         self.files = Files([])
-        self.rebuilt: list[str] = []
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
         # This build's files as its check wrote and judged them, for on_files.
@@ -72,6 +72,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.staging: Path | None = None
         self.warnings = CountHandler()
         self.warnings.setLevel(logging.WARNING)
+        self.pending: dict[str, str] = {}
+        """While previewing: the pages of roles the lock has not recorded, and the label that
+        says what to do."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -89,7 +92,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.catalog, self.problems, self.pages = None, [], {}
+        self.catalog, self.problems, self.pages, self.pending = None, [], {}, {}
         if not self.config.enabled:
             return config
         if not self.config.formats or len(set(self.config.formats)) != len(self.config.formats):
@@ -118,7 +121,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
             lines = "\n".join(str(d) for d in result.diagnostics)
-            log.info(f"the preview shows unrecorded changes; `mkdocs build` refuses them:\n{lines}")
+            log.info(
+                "the preview shows changes the lock has not recorded; `make site` refuses them "
+                f"until they are:\n{lines}"
+            )
+            self.pending = preview.pending_pages(result.catalog, result.changes)
             result.diagnostics = []
         if result.ok and result.catalog is not None:
             self._settle(config, result.catalog, [])
@@ -165,6 +172,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 memo = self.published.files
                 generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
                 self.published = self.memo or published.Memo()  # a build lets its files go
+                generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 built = pages.catalog_pages(
@@ -214,7 +222,14 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             page = self.pages.get(path)
             if self.incremental is not None:  # only a dirty preview needs to know what changed
                 fingerprints[path] = (
-                    preview.digest(page.html, page.title, page.lang, page.alternates, page.in_nav)
+                    preview.digest(
+                        page.html,
+                        page.title,
+                        page.lang,
+                        page.alternates,
+                        page.in_nav,
+                        self.pending.get(path),
+                    )
                     if page is not None
                     else preview.digest(content)
                 )
@@ -250,34 +265,29 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
+        env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
         if self.serving:
             env.bytecode_cache = self.compiled_templates
+            # --dirty reads only the pages it rebuilds, and a page never read has no title: the
+            # sidebar would show "None" for each hand-written page an edit did not touch.
+            for file in files.documentation_pages():
+                page = file.page
+                if page is not None and page.markdown is None and file.src_uri not in self.pages:
+                    page.read_source(config)
         return env
 
-    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
-        self.rebuilt.append(page.url)
-        return page
-
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        self.rebuilt = []
         self.raw_released = False
 
-    @event_priority(100)  # before the search plugin writes its index, the largest thing built
+    @event_priority(100)  # before the search index is made
     def _let_go(self, *, config: MkDocsConfig) -> None:
         """Every page is written: the catalog is no longer needed, nor its pages' contexts.
 
-        Their memory goes back to the system before the search index is written: it is the
-        largest thing a build makes (text of every page, written out twice), and it would
-        otherwise come on top of a catalog that is no longer used.
+        Their memory goes back to the system before Pagefind indexes the site, so a large
+        catalog's build never holds both.
         """
         self.catalog, self.pages = None, {}
         preview.return_free_memory()
-
-    @event_priority(-100)  # after the search plugin has written its index
-    def _merge_search_index(self, *, config: MkDocsConfig) -> None:
-        if self.incremental is not None:
-            urls = [f.page.url for f in self.files.documentation_pages() if f.page is not None]
-            self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
 
     @event_priority(-1000)  # the very last: after every plugin, whatever priority it chose
     def _publish(self, *, config: MkDocsConfig) -> None:
@@ -296,7 +306,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         config.site_dir = str(self.site_dir)  # for what runs next, such as gh-deploy
         self._stop_counting()
 
-    on_post_build = CombinedEvent(_let_go, _merge_search_index, _publish)
+    on_post_build = CombinedEvent(_let_go, _publish)
 
     def _stage(self, config: MkDocsConfig) -> None:
         """Point MkDocs at a staging directory; the site directory is replaced at the end."""
@@ -333,6 +343,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if generated is None:
             return markdown
         page.meta["title"] = pages.nav_title(generated.title)
+        page.meta[chrome.META_KEY] = generated.lang
+        action = self.pending.get(page.file.src_uri)
+        page.meta["rolecat_banner"] = labels(generated.lang)[action] if action else None
         page.meta["rolecat_alternates"] = [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
         ]
@@ -343,8 +356,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # only when the page is written (below), so a large catalog's pages are never all held.
         return "" if page.file.src_uri in self.pages else html
 
-    @event_priority(100)  # before the search plugin indexes the content
     def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        home = self.files.get_file_from_path(site_paths.home_page())
+        if self.catalog is not None and home is not None and home.page is not None:
+            # The sidebar's "Overview" in the language of the page it is shown on.
+            words = labels(page.meta.get(chrome.META_KEY, FALLBACK))
+            home.page.title = pages.nav_title(words["overview"])
         generated = self.pages.get(page.file.src_uri)
         if generated is not None:
             # The content is rendered by our autoescaping templates, never by Markdown.
@@ -374,6 +391,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.config.enabled:
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
+            if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme
+                server.watch(config.theme.custom_dir)
         return server
 
 

@@ -2,9 +2,8 @@
 
 MkDocs 1.6 counts every generated file as modified, so ``--dirty`` alone rebuilds the whole site.
 Generated files here say whether they changed since the last build. What ``--dirty`` leaves to
-plugins is done here too: the pages of removed roles are deleted, hand-written pages are rebuilt
-when the navigation changes, and the search index, which Material merges correctly only when a
-single page was rebuilt, is merged page by page.
+plugins is done here too: the pages of removed roles are deleted and hand-written pages are
+rebuilt when the navigation changes.
 """
 
 from __future__ import annotations
@@ -14,17 +13,17 @@ import ctypes
 import ctypes.util
 import gc
 import hashlib
-import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
 
 import jinja2
 import jinja2.bccache
 from mkdocs.structure.files import File, Files
 
-SEARCH_INDEX = "search/search_index.json"
+from build_tools import site_paths
+from build_tools.catalog import Catalog
+from build_tools.lock import Change
 
 
 class GeneratedFile(File):
@@ -81,8 +80,6 @@ class Incremental:
     def __init__(self) -> None:
         self.site_wide = ""
         self.fingerprints: dict[str, str] = {}
-        self.search: dict[str, list[dict[str, Any]]] = {}
-        self.search_config: dict[str, Any] | None = None
 
     def mark(
         self, files: Files, fingerprints: dict[str, str], site_wide: str, site_dir: Path
@@ -102,34 +99,21 @@ class Incremental:
             _remove(site_dir / _dest_uri(gone))
         self.fingerprints, self.site_wide = fingerprints, site_wide
 
-    def merge_search_index(self, site_dir: Path, rebuilt: list[str], pages: list[str]) -> None:
-        """Rewrite the search index from the previous one and the entries of the rebuilt pages.
 
-        ``rebuilt`` and ``pages`` are page URLs, in build order. Material appends the rebuilt
-        pages' entries after the previous ones, starting with the first rebuilt page.
-        """
-        path = site_dir / SEARCH_INDEX
-        try:
-            written = json.loads(path.read_bytes())
-        except (OSError, ValueError):
-            return
-        entries: list[dict[str, Any]] = written.get("docs", [])
-        if self.search_config is None or not rebuilt:
-            self.search_config = written.get("config")
-            self.search = _by_page(entries)
-            return
-        start = next((i for i, e in enumerate(entries) if e.get("location") == rebuilt[0]), None)
-        fresh = _by_page(entries[start:] if start is not None else [])
-        for url in rebuilt:
-            self.search[url] = fresh.get(url, [])
-        self.search = {
-            url: self.search.get(url, [])
-            for url in dict.fromkeys([*self.search, *pages])
-            if url in pages
-        }
-        docs = [entry for url in self.search for entry in self.search[url]]
-        data = {"config": self.search_config, "docs": docs}
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+def pending_pages(catalog: Catalog, changes: list[Change]) -> dict[str, str]:
+    """The role and bundle pages of each role the lock has not recorded, with the label that
+    says what makes it publishable: a changed role needs a version bump first."""
+    action = {c.slug: "pending_bump" if c.state == "changed" else "pending_record" for c in changes}
+    pages: dict[str, str] = {}
+    for bundle in catalog.bundles:
+        for language in bundle.languages:
+            for _pointer, slug, _version in bundle.roles:
+                if slug in action:
+                    pages[site_paths.role_page(language, bundle.id, slug)] = action[slug]
+                    page = site_paths.bundle_page(language, bundle.id)
+                    if pages.get(page) != "pending_bump":
+                        pages[page] = action[slug]
+    return pages
 
 
 def return_free_memory() -> None:
@@ -142,13 +126,6 @@ def return_free_memory() -> None:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-
-
-def _by_page(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for entry in entries:
-        grouped.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
-    return grouped
 
 
 def _dest_uri(src_uri: str) -> str:

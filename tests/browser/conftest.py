@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.site.helpers import OUR_CATALOG, build, write_payload_catalog
+from tests.site.helpers import OUR_CATALOG, build, write_catalog, write_payload_catalog
 
 MOUNT = "/team/roles/"
 """The sites are served under a sub-path, as on a project's GitHub Pages."""
@@ -103,15 +103,36 @@ def static_host() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def our_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+def our_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     built = build(OUR_CATALOG, tmp_path_factory.mktemp("browser-ours") / "site")
     assert built.returncode == 0, built.output
-    return str(static_host(built.site))
+    return built.site
 
 
 @pytest.fixture(scope="session")
-def payload_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+def our_url(our_site_dir: Path, static_host: Any) -> str:
+    return str(static_host(our_site_dir))
+
+
+@pytest.fixture(scope="session")
+def payload_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     catalog = write_payload_catalog(tmp_path_factory.mktemp("browser-payload") / "catalog")
     built = build(catalog, tmp_path_factory.mktemp("browser-payload-site") / "site")
+    assert built.returncode == 0, built.output
+    return built.site
+
+
+@pytest.fixture(scope="session")
+def payload_url(payload_site_dir: Path, static_host: Any) -> str:
+    return str(static_host(payload_site_dir))
+
+
+@pytest.fixture(scope="session")
+def multilingual_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+    """A third language beside en and ru: Arabic, which Material ships and which reads right to
+    left."""
+    root = tmp_path_factory.mktemp("browser-multilingual")
+    catalog = write_catalog(root / "catalog", {"team": ["en", "ru", "ar"]})
+    built = build(catalog, root / "site")
     assert built.returncode == 0, built.output
     return str(static_host(built.site))

@@ -20,7 +20,7 @@ def instructions(bundle: str, lang: str, slug: str, catalog: Path = OUR_CATALOG)
 def test_home_to_bundle_to_role(page: Page, our_url: str) -> None:
     page.goto(our_url)
     expect(page.locator("article h1")).to_have_text("Agent roles catalog")
-    page.locator("table.rolecat-bundles a[hreflang='en']").first.click()
+    page.locator("#bundle-engineering h3 a").click()
     expect(page).to_have_url(f"{our_url}en/engineering/")
     expect(page.locator("article h1")).to_have_text("Engineering")
     page.get_by_role("link", name="Code Reviewer", exact=True).click()
@@ -59,24 +59,53 @@ def test_copy_button_copies_payload_instructions_byte_for_byte(
 
 
 def search(page: Page, url: str, word: str) -> None:
+    """Open a page, press "/" as a reader would, and type into the header's search box."""
     page.goto(url)
-    field = page.locator("input.md-search__input")
-    field.click()
-    # A query typed while the worker still builds its index is dropped: wait until it is ready.
-    meta = page.locator(".md-search-result__meta")
-    expect(meta).to_have_text("Type to start searching", timeout=30_000)
-    field.fill(word)
-    # Material reads the query on key events; filled (or non-Latin typed) text sends none.
-    field.press("End")
+    page.keyboard.press("/")
+    expect(page.locator("input.md-search__input")).to_be_focused()
+    page.keyboard.type(word)
+
+
+def results(page: Page) -> list[str]:
+    links = page.locator(".md-search-result__list a.md-search-result__link")
+    expect(links.first).to_be_visible()
+    return [str(href) for href in links.evaluate_all("all => all.map(a => a.href)")]
 
 
 def test_search_finds_a_role_by_a_word_of_its_instructions(page: Page, our_url: str) -> None:
     # Each word appears only in the instructions of the code reviewer (in its language).
     for lang, word in (("en", "deserialization"), ("ru", "архитектуру")):
         assert word in instructions("engineering", lang, "code-reviewer")
-        search(page, our_url, word)
-        role = page.locator(f".md-search-result__list a[href*='{lang}/engineering/code-reviewer/']")
-        expect(role.first).to_be_attached(timeout=30_000)
+        search(page, f"{our_url}{lang}/", word)
+        # Russian stemming also finds "архитектура" elsewhere: the exact word ranks first.
+        assert results(page)[0] == f"{our_url}{lang}/engineering/code-reviewer/"
+
+
+def test_search_on_a_russian_page_finds_russian_word_forms(page: Page, our_url: str) -> None:
+    # The catalog says "дежурному" (to the on-call engineer); the reader types "дежурный".
+    assert "дежурный" not in instructions("engineering", "ru", "incident-responder")
+    assert "дежурному" in instructions("engineering", "ru", "incident-responder")
+    search(page, f"{our_url}ru/engineering/", "дежурный")
+    assert f"{our_url}ru/engineering/incident-responder/" in results(page)
+    # Keyboard: down to the first result, Enter opens it.
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(".md-search-result__link").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{our_url}ru/engineering/incident-responder/")
+
+
+def test_search_keeps_to_the_page_language(page: Page, our_url: str) -> None:
+    # An English page searches English pages; the same word on a Russian page finds nothing.
+    assert "deserialization" not in instructions("engineering", "ru", "code-reviewer")
+    search(page, f"{our_url}en/", "deserialization")
+    assert all("/en/" in url for url in results(page))
+    search(page, f"{our_url}ru/", "deserialization")
+    expect(page.locator(".md-search-result__meta")).to_have_text("Совпадений не найдено")
+    # The interface's own words are not indexed: the copy button's label on every role page
+    # finds no role page (the about page speaks of copying instructions, in its own words).
+    search(page, f"{our_url}en/", "Copy instructions")
+    expect(page.locator(".md-search-result__meta")).to_have_text("1 matching document")
+    assert results(page) == [f"{our_url}about/"]
 
 
 def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: str) -> None:
@@ -94,6 +123,15 @@ def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: st
     page.goto(f"{payload_url}en/payload/injector/")
     expect(page.locator("article h1 .rolecat-name")).to_have_text(f"injector {PAYLOAD}")
     expect(page.locator("article .rolecat-description")).to_have_text(PAYLOAD)
+    # Search results show the payloads as text, and text after < or & is found: "open" follows
+    # "<!--", "exclude" follows "&amp; &lt;b&gt; data-search-".
+    for word in ("quokka", "open", "exclude"):
+        search(page, f"{payload_url}en/", word)
+        assert f"{payload_url}en/payload/injector/" in results(page), word
+        assert (
+            page.locator(".md-search-result__list img, .md-search-result__list script").count() == 0
+        )
+        assert page.evaluate("typeof window.__pwned") == "undefined"
     assert errors == []
 
 

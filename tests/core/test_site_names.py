@@ -13,10 +13,10 @@ from build_tools.publish import STAGING_EXTRA
 from tests.core.conftest import Catalog, role
 from tests.core.test_rules import at, value
 
-RESERVED = "assets, bundles, schema, search"
+RESERVED = "assets, bundles, pagefind, schema"
 
 
-@pytest.mark.parametrize("name", ["assets", "bundles", "schema", "search"])
+@pytest.mark.parametrize("name", ["assets", "bundles", "pagefind", "schema"])
 def test_a_reserved_bundle_id(catalog: Catalog, tmp_path: Path, name: str) -> None:
     rename_bundle(catalog, "beta", name)
     result = catalog.check("--docs", str(tmp_path / "no-docs"))
@@ -48,7 +48,7 @@ def test_a_hand_written_page_takes_its_name(catalog: Catalog, tmp_path: Path) ->
     [line] = result.lines
     assert line.endswith(
         'bundle id "guide" is reserved on the site (/guide/ holds a hand-written page or file of '
-        "the site); rename the bundle (reserved: assets, bundles, guide, schema, search)"
+        "the site); rename the bundle (reserved: assets, bundles, guide, pagefind, schema)"
     )
     assert catalog.check("--docs", str(tmp_path / "elsewhere")).lines == ["OK"]
 

@@ -96,14 +96,14 @@ def test_instruction_files_are_inlined_in_every_format(tmp_path: Path) -> None:
 
 
 def test_reserved_ids_are_placed_at_their_value(tmp_path: Path) -> None:
-    root = write_catalog(tmp_path / "c", {"search": ["en", "assets"], "fine": ["en", "docs"]})
+    root = write_catalog(tmp_path / "c", {"pagefind": ["en", "assets"], "fine": ["en", "docs"]})
     catalog = check_catalog(root).catalog
     assert catalog is not None
     found = site_paths.collisions(catalog, taken=["docs"])
     assert [(d.file, d.rule) for d in found] == [("index.json", "site-reserved-id")] * 3
     messages = " | ".join(d.message for d in found)
-    assert 'bundle id "search" is reserved' in messages
-    assert 'bundle "search": language "assets" is reserved' in messages
+    assert 'bundle id "pagefind" is reserved' in messages
+    assert 'bundle "pagefind": language "assets" is reserved' in messages
     assert 'bundle "fine": language "docs" is reserved' in messages
     assert all(d.line > 0 and d.col > 0 for d in found)
     assert site_paths.collisions(check_catalog(OUR_CATALOG).catalog) == []  # type: ignore[arg-type]

@@ -36,3 +36,11 @@
     });
   });
 })();
+
+// The "use it" links of a role page name the full URL they lead to, wherever the site is served.
+(function () {
+  "use strict";
+  document.querySelectorAll("a.rolecat-url code").forEach(function (code) {
+    if (!/^[a-z]+:/.test(code.textContent)) code.textContent = code.parentNode.href;
+  });
+})();

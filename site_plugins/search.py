@@ -1,0 +1,192 @@
+"""The MkDocs plugin ``rolecat-search``: Pagefind indexes the written site, one bundle per language.
+
+Material's own search (lunr) ships every page's text to every visitor: 15 MB for a catalog of
+1,000 role pages, seconds before the first result. Pagefind reads the pages once they are written
+and a browser fetches only the chunks a query needs. Each page language gets its own Pagefind
+bundle, ``/pagefind/<lang>/``, indexed by its own Pagefind run (with stemming where Pagefind has a
+stemmer, Russian included): a page searches its own language, and the memory a build needs grows
+with the largest language, not with the whole catalog (Pagefind holds everything it indexes).
+Pagefind indexes what templates mark ``data-pagefind-body`` and skips what they mark
+``data-pagefind-ignore``; the header's search box (templates/overrides/partials/search.html)
+queries it.
+
+A build waits for the index and fails with one line if Pagefind fails, before the site is
+published. ``mkdocs serve`` indexes in the background once a rebuild is done, so a preview reloads
+as soon as its pages are written and its search follows a moment later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+from build_tools.site_paths import SEARCH_DIR
+
+log = get_plugin_logger(__name__)
+
+_LANG = re.compile(rb"<html\b[^>]*?\blang=\"([a-zA-Z0-9-]+)\"")
+
+
+class SearchConfig(Config):
+    enabled = c.Type(bool, default=True)
+    """Turn the search off (the header then has no search box)."""
+
+
+def pagefind_command(pages: Path, output: Path) -> list[str]:
+    """Pagefind as installed with rolecat (the ``pagefind[bin]`` package)."""
+    return [
+        sys.executable,
+        "-m",
+        "pagefind",
+        "--site",
+        str(pages),
+        "--output-path",
+        str(output),
+        "--silent",
+    ]
+
+
+def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
+    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names."""
+    found: dict[str, list[Path]] = {}
+    for page in sorted(site_dir.rglob("*.html")):
+        relpath = page.relative_to(site_dir)
+        if relpath.parts[0] == SEARCH_DIR or relpath.parts[0].startswith("."):
+            continue
+        with page.open("rb") as stream:
+            head = stream.read(4096)
+        language = _LANG.search(head)
+        if language is not None:
+            found.setdefault(language.group(1).decode().lower(), []).append(relpath)
+    return found
+
+
+def index_site(
+    site_dir: Path, started: Callable[[subprocess.Popen[str]], bool] | None = None
+) -> str | None:
+    """Write one Pagefind bundle per page language into ``site_dir``; on failure, one line
+    saying why. ``started`` sees each Pagefind process, and stops the work by returning False."""
+    output = site_dir / SEARCH_DIR
+    shutil.rmtree(output, ignore_errors=True)
+    languages = pages_by_language(site_dir)
+    if not languages:
+        return "no page names its language in <html lang>: nothing to index"
+    # Pagefind reads a directory: each language's pages are linked into one of their own, inside
+    # the site directory, so that whatever removes the site (a preview that stops) removes it too.
+    with tempfile.TemporaryDirectory(prefix=".rolecat-search-", dir=site_dir) as scratch:
+        for language, pages in sorted(languages.items()):
+            tree = Path(scratch) / language
+            for relpath in pages:
+                _link(site_dir / relpath, tree / relpath)
+            problem = _pagefind(tree, output / language, started)
+            if problem is not None:
+                return f"{language}: {problem}"
+    return None
+
+
+def _link(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or no hard links: a copy does as well
+        shutil.copyfile(source, target)
+
+
+def _pagefind(
+    pages: Path, output: Path, started: Callable[[subprocess.Popen[str]], bool] | None
+) -> str | None:
+    try:
+        process = subprocess.Popen(
+            pagefind_command(pages, output),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    except OSError as error:
+        return f"cannot run Pagefind: {error.strerror}"
+    if started is not None and not started(process):
+        process.kill()
+    said, _ = process.communicate()
+    if process.returncode == 0:
+        return None
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    return lines[-1] if lines else f"Pagefind exited with status {process.returncode}"
+
+
+class Background:
+    """Index the preview once it is quiet: after a rebuild, in the background and at a low
+    priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
+    indexing never slows down the next reload."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._generation = 0
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._generation += 1
+            if self._process is not None and self._process.poll() is None:
+                self._process.terminate()
+
+    def request(self, site_dir: Path) -> None:
+        with self._lock:
+            generation = self._generation
+        threading.Thread(
+            target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
+        ).start()
+
+    def _index(self, site_dir: Path, generation: int) -> None:
+        def started(process: subprocess.Popen[str]) -> bool:
+            with self._lock:
+                self._process = process
+                with contextlib.suppress(OSError):
+                    os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+                return generation == self._generation
+
+        with self._lock:
+            if generation != self._generation:
+                return
+        problem = index_site(site_dir, started)
+        with self._lock:
+            stale = generation != self._generation
+        # Info, not a warning: a warning between two builds would fail the next strict one.
+        if problem is not None and not stale:
+            log.info(f"the preview's search index was not updated: {problem}")
+
+
+class PagefindSearchPlugin(BasePlugin[SearchConfig]):
+    def __init__(self) -> None:
+        self.background: Background | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.background = Background() if command == "serve" else None
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if self.background is not None:
+            self.background.cancel()
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
+        site_dir = Path(config.site_dir)
+        if self.background is not None:
+            self.background.request(site_dir)
+            return
+        problem = index_site(site_dir)
+        if problem is not None:
+            raise PluginError(f"search: Pagefind could not index {site_dir}: {problem}")

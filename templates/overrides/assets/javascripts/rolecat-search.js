@@ -1,0 +1,194 @@
+// The header's search: Pagefind's bundle of the page's language (/pagefind/<lang>/), queried as
+// you type, results in Material's search panel. Pagefind's script and the index load while the
+// page is idle; a query then fetches only the index chunks of its words and the fragments of the
+// results it shows.
+(function () {
+  "use strict";
+
+  var PAGE = 10;
+  var box = document.querySelector("[data-rolecat-search]");
+  if (!box) return;
+  var input = box.querySelector(".md-search__input");
+  var form = box.querySelector(".md-search__form");
+  var meta = box.querySelector(".md-search-result__meta");
+  var list = box.querySelector(".md-search-result__list");
+  var more = box.querySelector(".rolecat-search-more");
+  var toggle = document.getElementById("__search");
+  var bundle = new URL(box.getAttribute("data-bundle"), document.baseURI).href;
+  var root = new URL(box.getAttribute("data-root"), document.baseURI).pathname;
+
+  var pagefind = null;
+  function load() {
+    if (!pagefind) {
+      pagefind = import(bundle + "pagefind.js").then(function (module) {
+        return module.options({ baseUrl: root, excerptLength: 24 }).then(function () {
+          return module.init();
+        }).then(function () {
+          return module;
+        });
+      });
+    }
+    return pagefind;
+  }
+
+  function say(key, count) {
+    meta.textContent = (box.getAttribute("data-" + key) || "").replace("#", String(count));
+  }
+
+  // Pagefind's excerpts are HTML with <mark> around the matched words. Only the text and the
+  // marks are kept: catalog text never becomes markup (an inert document runs nothing).
+  function excerpt(html) {
+    var out = document.createElement("p");
+    out.className = "md-search-result__teaser";
+    var parsed = new DOMParser().parseFromString("<body>" + html, "text/html").body;
+    parsed.childNodes.forEach(function (node) {
+      if (node.nodeName === "MARK") {
+        var mark = document.createElement("mark");
+        mark.textContent = node.textContent;
+        out.appendChild(mark);
+      } else {
+        out.appendChild(document.createTextNode(node.textContent));
+      }
+    });
+    return out;
+  }
+
+  function item(data) {
+    var li = document.createElement("li");
+    li.className = "md-search-result__item";
+    var link = document.createElement("a");
+    link.className = "md-search-result__link";
+    link.href = data.url;
+    var article = document.createElement("article");
+    article.className = "md-search-result__article md-typeset";
+    var title = document.createElement("h1");
+    title.textContent = (data.meta && data.meta.title) || data.url;
+    article.appendChild(title);
+    article.appendChild(excerpt(data.excerpt || ""));
+    link.appendChild(article);
+    li.appendChild(link);
+    return li;
+  }
+
+  // One query runs at a time: keys typed meanwhile are searched together once it is done, so
+  // fast typing never queues a search per letter. Results appear one by one, in rank order, as
+  // their fragments arrive.
+  var found = [];
+  var shown = 0;
+  var searched = null;
+  var running = false;
+
+  function showMore() {
+    var query = searched;
+    var slots = found.slice(shown, shown + PAGE);
+    slots.forEach(function (result) {
+      var slot = document.createElement("li");
+      slot.hidden = true;
+      list.appendChild(slot);
+      result.data().then(function (data) {
+        if (query === searched && slot.parentNode === list) list.replaceChild(item(data), slot);
+      }, function () {
+        slot.remove();
+      });
+    });
+    shown += slots.length;
+    more.hidden = shown >= found.length;
+  }
+
+  function run() {
+    if (running) return;
+    var query = input.value.trim();
+    if (query === searched) return;
+    if (!query) {
+      searched = query;
+      found = [];
+      list.textContent = "";
+      more.hidden = true;
+      say("placeholder");
+      return;
+    }
+    running = true;
+    load().then(function (module) {
+      return module.search(query);
+    }).then(function (search) {
+      if (query !== input.value.trim()) return;  // typed on: search that instead
+      searched = query;
+      found = search.results;
+      shown = 0;
+      list.textContent = "";
+      say(found.length === 0 ? "none" : found.length === 1 ? "one" : "other", found.length);
+      showMore();
+    }).catch(function () {
+      searched = query;
+      found = [];
+      list.textContent = "";
+      say("unavailable");
+    }).then(function () {
+      running = false;
+      if (input.value.trim() !== searched) run();
+    });
+  }
+
+  function open() {
+    if (!toggle.checked) {
+      toggle.checked = true;
+      toggle.dispatchEvent(new Event("change"));
+    }
+  }
+
+  function close() {
+    if (toggle.checked) {
+      toggle.checked = false;
+      toggle.dispatchEvent(new Event("change"));
+    }
+    input.blur();
+  }
+
+  function links() {
+    return Array.prototype.slice.call(list.querySelectorAll(".md-search-result__link"));
+  }
+
+  input.addEventListener("input", run);
+  input.addEventListener("focus", function () { open(); load(); });
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
+  form.addEventListener("reset", function () { setTimeout(run); input.focus(); });
+  more.addEventListener("click", showMore);
+  toggle.addEventListener("change", function () {
+    if (toggle.checked) input.focus();
+  });
+
+  box.addEventListener("keydown", function (event) {
+    var all = links();
+    var at = all.indexOf(document.activeElement);
+    if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+    } else if (event.key === "ArrowDown" && all.length) {
+      event.preventDefault();
+      all[Math.min(at + 1, all.length - 1)].focus();
+    } else if (event.key === "ArrowUp" && at >= 0) {
+      event.preventDefault();
+      if (at === 0) input.focus(); else all[at - 1].focus();
+    } else if (event.key === "Enter" && document.activeElement === input && all.length) {
+      event.preventDefault();
+      all[0].click();
+    }
+  });
+
+  // "/", "s" or "f" anywhere else opens the search, as on Material's own search.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey || target === input) return;
+    if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    if (event.key === "/" || event.key === "s" || event.key === "f") {
+      event.preventDefault();
+      open();
+      input.focus();
+    }
+  });
+
+  // Warm up while the page is idle: the script, the language's index metadata, its WebAssembly.
+  var idle = window.requestIdleCallback || function (fn) { setTimeout(fn, 200); };
+  if (document.readyState === "complete") idle(load);
+  else window.addEventListener("load", function () { idle(load); });
+})();

@@ -1,0 +1,257 @@
+"""What a reader meets in Chromium: pages in their own language, phones, dark mode, the filter
+box, the "use it" block, and what the preview shows while a catalog is being edited."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.site.helpers import OUR_CATALOG, REPO, copy_catalog, serve
+
+# WCAG's contrast ratio of an element's text against what it is drawn on: the nearest ancestor
+# background that is not transparent (Material's schemes paint the body).
+CONTRAST = """element => {
+  const rgb = color => (color.match(/[\\d.]+/g) || []).map(Number);
+  let back = null;
+  for (let at = element; at && !back; at = at.parentElement) {
+    const c = rgb(getComputedStyle(at).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) back = c;
+  }
+  back = back || [255, 255, 255];
+  const luminance = ([r, g, b]) => {
+    const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const fore = rgb(getComputedStyle(element).color);
+  const alpha = fore.length === 4 ? fore[3] : 1;
+  const mixed = fore.slice(0, 3).map((v, i) => v * alpha + back[i] * (1 - alpha));
+  const [a, b] = [luminance(mixed), luminance(back)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def contrast(page: Page, selector: str) -> float:
+    return float(page.locator(selector).first.evaluate(CONTRAST))
+
+
+@pytest.mark.parametrize(
+    ("path", "lang", "direction", "chrome"),
+    [
+        # The switcher's title, the search placeholder and the palette toggle: Material's and
+        # our words in the page's language; our own labels fall back to English for Arabic.
+        ("en/team/team-first/", "en", "ltr", ("Select language", "Search", "Switch to light mode")),
+        ("ru/team/team-first/", "ru", "ltr", ("Выберите язык", "Поиск", "Включить светлую тему")),
+        ("ar/team/team-first/", "ar", "rtl", ("إختر اللغة", "بحث", "Switch to light mode")),
+    ],
+)
+def test_each_page_speaks_its_language(
+    page: Page,
+    multilingual_url: str,
+    path: str,
+    lang: str,
+    direction: str,
+    chrome: tuple[str, str, str],
+) -> None:
+    page.goto(f"{multilingual_url}{path}")
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.evaluate("getComputedStyle(document.body).direction") == direction
+    switcher, search, toggle = chrome
+    expect(page.locator(".md-header__option .md-select > button")).to_have_attribute(
+        "aria-label", switcher
+    )
+    expect(page.locator("input.md-search__input")).to_have_attribute("placeholder", search)
+    # The toggle shown while the palette follows the system leads to the light scheme.
+    expect(page.locator("[data-md-component=palette] label:visible")).to_have_attribute(
+        "title", toggle
+    )
+    copy = {"ru": "Скопировать инструкции"}.get(lang, "Copy instructions")
+    expect(page.locator("button.rolecat-copy")).to_have_text(copy)
+    # The sidebar's entry we add, in the page's language where we have its words.
+    overview = {"ru": "Обзор"}.get(lang, "Overview")
+    expect(page.locator(".md-sidebar--primary .md-nav__link").first).to_contain_text(overview)
+
+
+def test_search_on_a_third_language_page(page: Page, multilingual_url: str) -> None:
+    page.goto(f"{multilingual_url}ar/")
+    page.keyboard.press("/")
+    page.keyboard.type("team-second")
+    link = page.locator(".md-search-result__link").first
+    expect(link).to_have_attribute("href", re.compile(r"/ar/team/team-second/$"))
+
+
+def site_pages(url_root: str, site: Path) -> list[str]:
+    return sorted(
+        url_root + p.relative_to(site).as_posix().removesuffix("index.html")
+        for p in site.rglob("*.html")
+    )
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_page_scrolls_sideways_on_a_phone(
+    browser: Browser,
+    our_site_dir: Path,
+    our_url: str,
+    payload_site_dir: Path,
+    payload_url: str,
+    width: int,
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    pages = site_pages(our_url, our_site_dir) + site_pages(payload_url, payload_site_dir)
+    assert len(pages) > 30
+    wide = []
+    for url in pages:
+        page.goto(url)
+        sizes = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        if sizes[0] > sizes[1]:
+            wide.append(f"{url}: {sizes[0]} > {sizes[1]}")
+    context.close()
+    assert wide == []
+
+
+def test_slugs_wrap_at_hyphens_only(browser: Browser, our_url: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto(f"{our_url}en/engineering/")
+    slugs = page.locator("code.rolecat-slug")
+    expect(slugs).to_have_count(3)
+    for slug in slugs.all():
+        # Each word of the slug (the text between <wbr>s) lies on one line.
+        lines = slug.evaluate(
+            """code => Array.from(code.childNodes)
+              .filter(node => node.nodeType === Node.TEXT_NODE)
+              .map(node => {
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                return range.getClientRects().length;
+              })"""
+        )
+        assert lines == [1] * len(slug.inner_text().split("-")), slug.inner_text()
+    context.close()
+
+
+def test_dark_mode_follows_the_system_and_the_toggle(browser: Browser, our_url: str) -> None:
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{our_url}en/engineering/code-reviewer/")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    for selector in (
+        "button.rolecat-copy",
+        ".rolecat-facts td.rolecat-launch",
+        ".rolecat-facts th",
+        "pre.rolecat-instructions code",
+        "article h1",
+        ".rolecat-use a",
+    ):
+        assert contrast(page, selector) >= 4.5, selector
+    page.goto(f"{our_url}en/engineering/")
+    for selector in ("#rolecat-roles td:nth-child(3)", "#rolecat-roles a", ".rolecat-filters"):
+        assert contrast(page, selector) >= 4.5, selector
+    # The toggle: from "as the system says" to light, then to dark, and it is remembered.
+    page.locator("label[for='__palette_1']").click()
+    expect(body).to_have_attribute("data-md-color-scheme", "default")
+    assert contrast(page, "#rolecat-roles a") >= 4.5
+    page.locator("label[for='__palette_2']").click()
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    page.reload()
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    context.close()
+
+
+def test_the_filter_box_narrows_a_bundle_as_you_type(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}en/engineering/")
+    rows = page.locator("#rolecat-roles tbody tr")
+    box = page.get_by_label("Filter roles")
+    expect(rows).to_have_count(3)
+    for query, names in (
+        ("incident", ["Incident Responder"]),  # a name
+        ("test-eng", ["Test Engineer"]),  # a slug
+        ("SEVERITY", ["Code Reviewer"]),  # a description, any case
+        ("tests engineer", ["Test Engineer"]),  # every word must match
+        ("", ["Code Reviewer", "Test Engineer", "Incident Responder"]),
+    ):
+        box.fill(query)
+        expect(rows.locator("visible=true").locator("td:nth-child(2) a")).to_have_text(names)
+    box.fill("incident")
+    expect(page.locator(".rolecat-filter-count")).to_have_text("1 of 3")
+    box.fill("zanzibar")
+    expect(page.locator(".rolecat-filter-none")).to_be_visible()
+    expect(page.locator(".rolecat-filter-none")).to_have_text("No role matches.")
+    page.goto(f"{our_url}ru/engineering/")
+    page.get_by_label("Отбор ролей").fill("инцидент")
+    expect(page.locator(".rolecat-filter-count")).to_have_text("1 из 3")
+
+
+def test_use_it_gives_exact_urls_and_the_plain_text(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}ru/engineering/code-reviewer/")
+    urls = page.locator("ul.rolecat-use a.rolecat-url code").all_inner_texts()
+    assert urls == [
+        f"{our_url}bundles/engineering/ru.json",
+        f"{our_url}bundles/engineering/ru.yaml",
+        f"{our_url}ru/engineering/code-reviewer.txt",
+    ]
+    bundle = json.loads(page.request.get(urls[0]).text())
+    role = next(r for r in bundle["roles"] if r["slug"] == "code-reviewer")
+    page.locator("a.rolecat-plain-text").click()
+    expect(page).to_have_url(urls[2])
+    # Served as text/plain with no charset, as most static hosts do: still read as UTF-8.
+    assert page.evaluate("document.contentType") == "text/plain"
+    assert page.evaluate("document.body.innerText") == role["instructions"]
+
+
+def test_the_preview_shows_what_is_not_publishable_yet(browser: Browser, tmp_path: Path) -> None:
+    """`make serve`, in the dark: an unbumped change gets a banner, a broken catalog its problems
+    page, both readable; editing a theme override reloads too."""
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    en = catalog / "bundles/engineering/en.json"
+    good = en.read_text("utf-8")
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    with serve(catalog, make=True) as served:
+        page.goto(f"{served.url}en/engineering/code-reviewer/")
+        banner = page.locator(".rolecat-banner")
+        expect(banner).to_have_count(0)
+
+        en.write_text(good.replace("You are a code reviewer", "You are a zanzibar"), "utf-8")
+        expect(banner).to_be_visible(timeout=60_000)
+        expect(banner).to_contain_text("Not publishable yet")
+        expect(banner).to_contain_text("rolecat check --fix")
+        assert contrast(page, ".rolecat-banner") >= 4.5
+        served.wait_for("`make site` refuses them")
+        # The preview's search follows the edit once Pagefind has indexed it, in the background.
+        for _attempt in range(60):
+            page.goto(f"{served.url}en/")
+            page.keyboard.press("/")
+            page.keyboard.type("zanzibar")
+            meta = page.locator(".md-search-result__meta")
+            expect(meta).not_to_have_text(re.compile("Type to start|Initializing"))
+            if page.locator(".md-search-result__link").count():
+                break
+            page.wait_for_timeout(1000)
+        expect(page.locator(".md-search-result__link").first).to_have_attribute(
+            "href", re.compile("en/engineering/code-reviewer/$")
+        )
+        page.goto(f"{served.url}en/engineering/code-reviewer/")
+        page.goto(f"{served.url}en/writing/")
+        expect(banner).to_have_count(0)  # only the changed role's pages say so
+
+        en.write_text(good.replace('"emoji": "🔎"', '"emoji": 7', 1), "utf-8")
+        heading = page.locator("article h1")
+        expect(heading).to_have_text("The catalog has problems", timeout=60_000)
+        assert contrast(page, "article h1") >= 4.5
+        assert contrast(page, ".admonition-title") >= 4.5
+
+        en.write_text(good, "utf-8")
+        expect(heading).to_have_text("Writing", timeout=60_000)
+        # An edit of a theme override (here only its time stamp) reloads the browser too.
+        page.evaluate("window.__before_reload = true")
+        (REPO / "templates/overrides/partials/search.html").touch()
+        page.wait_for_function("window.__before_reload === undefined", timeout=60_000)
+    context.close()

@@ -1,0 +1,46 @@
+"""The rolecat-search plugin: Pagefind's index, and a clean one-line failure when it cannot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from site_plugins.search import PagefindSearchPlugin, index_site
+
+
+def test_a_failing_index_is_one_line(tmp_path: Path) -> None:
+    assert index_site(tmp_path) == "no page names its language in <html lang>: nothing to index"
+    (tmp_path / "index.html").write_text('<html lang="en"><body></body></html>')
+    problem = index_site(tmp_path)  # a page, but Pagefind finds nothing in it to index
+    assert problem is not None and problem.startswith("en: ") and "\n" not in problem
+
+
+def test_a_failing_index_fails_the_build(tmp_path: Path) -> None:
+    plugin = PagefindSearchPlugin()
+    plugin.load_config({})
+    plugin.on_startup(command="build", dirty=False)
+    config = SimpleNamespace(site_dir=str(tmp_path))
+    with pytest.raises(PluginError) as failed:
+        plugin.on_post_build(config=config)  # type: ignore[arg-type]
+    message = str(failed.value)
+    assert message.startswith(f"search: Pagefind could not index {tmp_path}: ")
+    assert "\n" not in message
+
+
+def test_each_language_gets_a_bundle_of_its_own(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    for lang in ("en", "ru", "pt-br"):
+        page = site / lang / "index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f'<html lang="{lang}"><body><p>quokka {lang}</p></body></html>')
+    (site / "index.html").write_text('<html lang="en"><body><p>home</p></body></html>')
+    assert index_site(site) is None
+    for lang, pages in (("en", 2), ("ru", 1), ("pt-br", 1)):
+        entry = json.loads((site / "pagefind" / lang / "pagefind-entry.json").read_bytes())
+        assert {k: v["page_count"] for k, v in entry["languages"].items()} == {lang: pages}
+    # Nothing is left behind.
+    assert sorted(p.name for p in site.iterdir()) == ["en", "index.html", "pagefind", "pt-br", "ru"]
