@@ -15,8 +15,9 @@ from build_tools.sources import Document
 
 Rule = Callable[[Catalog], Iterator[Diagnostic]]
 
-SAME_IN_EVERY_LANGUAGE = ("emoji", "autoStart")
-"""Role fields that are not translated (``slug`` is how roles are matched, so it is the same)."""
+SAME_IN_EVERY_LANGUAGE = ("emoji", "autoStart", "modelConfig")
+"""Role fields that are not translated (``slug`` is how roles are matched, so it is the same).
+Objects compare as JSON values: the order of their keys does not matter."""
 
 
 def _at(document: Document, pointer: tuple[str | int, ...]) -> str:
@@ -151,7 +152,7 @@ def roles_match_index(catalog: Catalog) -> Iterator[Diagnostic]:
 
 
 def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
-    """``emoji`` and ``autoStart`` are not translated: every language file agrees on them."""
+    """``emoji``, ``autoStart`` and ``modelConfig`` are not translated: every language agrees."""
     for bundle in catalog.bundles:
         files = [bundle.files[lang] for lang in bundle.languages if lang in bundle.files]
         if len(files) < 2:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 if TYPE_CHECKING:
     import jsonschema
 
+from build_tools import credentials
+from build_tools.credentials import is_credential_name
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.sources import Document, json_type
 
@@ -71,10 +73,17 @@ def _field(pointer: Pointer) -> str:
     return describe_pointer(pointer)
 
 
+def _did_you_mean(key: str, allowed: list[str]) -> list[str]:
+    """The closest known field, ignoring case and separators (``model`` -> ``chatModel``)."""
+    folded = {re.sub(r"[-_]", "", name.lower()): name for name in allowed}
+    close = difflib.get_close_matches(re.sub(r"[-_]", "", key.lower()), folded, n=1, cutoff=0.6)
+    return [folded[name] for name in close]
+
+
 def _describe(
     kind: Kind, error: jsonschema.ValidationError, data: Any
-) -> Iterator[tuple[Pointer, str, bool]]:
-    """Yield (pointer, message, at_key) for one jsonschema error."""
+) -> Iterator[tuple[Pointer, str, bool, str | None]]:
+    """Yield (pointer, message, at_key, rule) per jsonschema error; rule ``None``: by keyword."""
     pointer: Pointer = tuple(error.absolute_path)
     prefix = where(kind, data, pointer)
     field = _field(pointer)
@@ -89,28 +98,37 @@ def _describe(
             f'{prefix}"{field}" has key {json.dumps(instance, ensure_ascii=False)}; keys must '
             "match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)",
             True,
+            None,
         )
         return
     if keyword == "additionalProperties" and expected is False:
         allowed = sorted(details.get("properties", {}))
         for key in sorted(k for k in instance if k not in allowed):
-            hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if is_credential_name(key):
+                yield (
+                    (*pointer, key),
+                    f'{prefix}"{key}" is named like a credential: {credentials.ADVICE}',
+                    True,
+                    "credential-field",
+                )
+                continue
+            hint = _did_you_mean(key, allowed)
             suggestion = (
                 f' (did you mean "{hint[0]}"?)' if hint else f" (known: {', '.join(allowed)})"
             )
-            yield (*pointer, key), f'{prefix}unknown field "{key}"{suggestion}', True
+            yield (*pointer, key), f'{prefix}unknown field "{key}"{suggestion}', True, None
         return
     if keyword == "required":
         for key in expected:
             if key not in instance:
-                yield pointer, f'{prefix}required field "{key}" is missing', False
+                yield pointer, f'{prefix}required field "{key}" is missing', False, None
         return
     if keyword == "type":
         names = expected if isinstance(expected, list) else [expected]
         wanted = " or ".join(
             "null" if n == "null" else f"a{'n' if n[0] in 'aeiou' else ''} {n}" for n in names
         )
-        yield pointer, f'{prefix}"{field}" must be {wanted}, not {json_type(instance)}', False
+        yield pointer, f'{prefix}"{field}" must be {wanted}, not {json_type(instance)}', False, None
         return
     if keyword == "const":
         yield (
@@ -118,28 +136,35 @@ def _describe(
             f'{prefix}"{field}" must be {json.dumps(expected)}, found '
             f"{json.dumps(instance, ensure_ascii=False)} (rolecat knows schema version 1 only)",
             False,
+            None,
         )
         return
     if keyword == "pattern":
         if expected == "\\S":
-            yield pointer, f'{prefix}"{field}" must not be empty', False
+            yield pointer, f'{prefix}"{field}" must not be empty', False, None
         else:
             yield (
                 pointer,
                 f'{prefix}"{field}" is {json.dumps(instance, ensure_ascii=False)}; it must match '
                 f"{expected} (lowercase letters, digits and hyphens)",
                 False,
+                None,
             )
         return
     if keyword == "minItems":
         if pointer == ("bundles",):
-            yield pointer, "no bundles: the catalog must declare at least one bundle", False
+            yield pointer, "no bundles: the catalog must declare at least one bundle", False, None
         elif pointer and pointer[-1] == "languages":
-            yield pointer, f"{prefix}no languages: the bundle must declare at least one", False
+            message = f"{prefix}no languages: the bundle must declare at least one"
+            yield pointer, message, False, None
         else:
-            yield pointer, f'{prefix}"{field}" must not be empty', False
+            yield pointer, f'{prefix}"{field}" must not be empty', False, None
         return
-    yield pointer, f'{prefix}"{field}": {error.message}', False
+    if keyword == "minProperties":
+        known = " and/or ".join(f'"{k}"' for k in details.get("properties", {}))
+        yield pointer, f'{prefix}"{field}" is empty: give {known}, or null', False, None
+        return
+    yield pointer, f'{prefix}"{field}": {error.message}', False, None
 
 
 def validate(kind: Kind, document: Document) -> list[Diagnostic]:
@@ -151,10 +176,9 @@ def validate(kind: Kind, document: Document) -> list[Diagnostic]:
         return []
     found: list[Diagnostic] = []
     for error in validator(kind).iter_errors(document.data):
-        for pointer, message, at_key in _describe(kind, error, document.data):
-            found.append(
-                document.diagnostic(pointer, message, f"schema-{error.validator}", at_key=at_key)
-            )
+        for pointer, message, at_key, rule in _describe(kind, error, document.data):
+            rule = rule or f"schema-{error.validator}"
+            found.append(document.diagnostic(pointer, message, rule, at_key=at_key))
     return found
 
 
@@ -180,6 +204,7 @@ _KEYWORDS = {
     "propertyNames",
     "items",
     "minItems",
+    "minProperties",
     "pattern",
     "$ref",
 }
@@ -264,6 +289,10 @@ class _ScreenCompiler:
         if "minItems" in node:
             body.append(
                 f"if isinstance(x, list) and len(x) < {int(node['minItems'])}: return False"
+            )
+        if "minProperties" in node:
+            body.append(
+                f"if isinstance(x, dict) and len(x) < {int(node['minProperties'])}: return False"
             )
         if "pattern" in node:
             search = self.constant(re.compile(node["pattern"]).search)

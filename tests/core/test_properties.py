@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from build_tools.check import check_catalog, update_lock
+from build_tools.model_tiers import ALIASES, BEST, TIER_ORDER
 from build_tools.sources import MAX_FILE_BYTES
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
@@ -21,6 +22,11 @@ texts = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=
     lambda s: not s.isspace() and s.strip() != ""
 )
 optional = st.none() | texts
+model_words = st.sampled_from([*TIER_ORDER, *ALIASES, BEST, "Opus"]) | texts
+# The same in every language of a role; at least one of its two fields.
+model_configs = st.fixed_dictionaries({"chatModel": model_words}, optional={"driver": texts}) | (
+    st.fixed_dictionaries({"driver": texts}, optional={"chatModel": model_words})
+)
 
 
 @st.composite
@@ -57,6 +63,7 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                 for k, v in {
                     "emoji": draw(st.none() | st.sampled_from(["🧭", "🔎", "✍️", "🇷🇺"])),
                     "autoStart": draw(st.none() | st.booleans()),
+                    "modelConfig": draw(st.none() | model_configs),
                 }.items()
                 if v is not None
             }
@@ -71,11 +78,6 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                     role_value["description"] = draw(st.text(max_size=20))
                 if draw(st.booleans()):
                     role_value["launchMessage"] = draw(optional)
-                if draw(st.booleans()):
-                    role_value["modelConfig"] = draw(
-                        st.none()
-                        | st.fixed_dictionaries({}, optional={"driver": texts, "chatModel": texts})
-                    )
                 roles.append(role_value)
             draw(st.randoms()).shuffle(roles)
             files[f"bundles/{bundle_id}/{lang}.json"] = {
