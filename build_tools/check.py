@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from build_tools.allowlist import Allowlist, judge, prune, read_allowlist
 from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
@@ -23,6 +24,7 @@ from build_tools.lock import (
     render,
 )
 from build_tools.rules import run_rules
+from build_tools.secret_scan import SecretScan
 
 
 @dataclass
@@ -35,6 +37,9 @@ class CheckResult:
     current: dict[str, Entry] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     lock_unreadable: list[Diagnostic] = field(default_factory=list)
+    allowlist: Allowlist | None = None
+    stale_allowed: list[tuple[str, str]] = field(default_factory=list)
+    """Allowlist entries that allow nothing: ``--update-hashes`` prunes them."""
 
     @property
     def only_lock_differs(self) -> bool:
@@ -70,15 +75,24 @@ def check_catalog(root: Path, lock_path: Path | None = None) -> CheckResult:
 
 def _check(root: Path, lock_path: Path | None) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
+    scan = SecretScan()
 
-    def hash_bundle(bundle: Bundle) -> None:
+    def read_bundle(bundle: Bundle) -> None:
+        # Hashed and scanned while its text is still in the processor's caches.
         hashes[bundle.id] = bundle_hashes(bundle)
+        scan.bundle(bundle)
 
-    catalog, diagnostics = load_catalog(DirectorySource(root), hash_bundle)
-    if catalog is not None:
-        diagnostics += run_rules(catalog)
+    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle)
+    if catalog is None:
+        return CheckResult(catalog, sorted(set(diagnostics)))
+    diagnostics += run_rules(catalog)
+    scan.index(catalog.index)
+    allowed, problems = read_allowlist(root)
+    verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
+    diagnostics += problems + verdict.diagnostics
     result = CheckResult(catalog, sorted(set(diagnostics)))
-    if catalog is None or diagnostics:
+    result.allowlist, result.stale_allowed = allowed, verdict.stale
+    if diagnostics:
         return result
     result.lock, result.lock_unreadable = read_lock(root, lock_path or default_lock(root))
     result.current = current_entries(catalog, hashes)
@@ -97,21 +111,30 @@ class LockUpdate:
     diagnostics: list[Diagnostic]
     changes: list[Change]
     written: bool
+    pruned: list[str] = field(default_factory=list)
+    """Allowlist entries removed because they allowed nothing, one line each."""
 
 
 def update_lock(root: Path, lock_path: Path | None = None) -> LockUpdate:
-    """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped."""
+    """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped.
+
+    Allowlist entries that allow nothing are pruned first: removing them never publishes more.
+    """
     path = lock_path or default_lock(root)
     result = check_catalog(root, path)
+    pruned: list[str] = []
+    if result.stale_allowed and result.allowlist is not None:
+        pruned = prune(root, result.allowlist, result.stale_allowed)
+        result = check_catalog(root, path)
     if result.lock is None:
-        return LockUpdate(result.diagnostics, [], False)
+        return LockUpdate(result.diagnostics, [], False, pruned)
     if path.exists() and result.lock_unreadable:
-        return LockUpdate(result.lock_unreadable, [], False)
+        return LockUpdate(result.lock_unreadable, [], False, pruned)
     refused = [d for d in result.diagnostics if d.rule == "lock-not-bumped"]
     if refused:
-        return LockUpdate(refused, result.changes, False)
+        return LockUpdate(refused, result.changes, False, pruned)
     new = render(result.current)
     if path.exists() and path.read_bytes() == new:
-        return LockUpdate([], result.changes, False)
+        return LockUpdate([], result.changes, False, pruned)
     path.write_bytes(new)
-    return LockUpdate([], changes(result.lock, result.current), True)
+    return LockUpdate([], changes(result.lock, result.current), True, pruned)

@@ -22,12 +22,13 @@ from build_tools.credentials import is_credential_name
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.sources import Document, json_type
 
-Kind = Literal["index", "bundle", "lock"]
+Kind = Literal["index", "bundle", "lock", "allowlist"]
 
 SCHEMA_FILES: dict[Kind, str] = {
     "index": "index.schema.json",
     "bundle": "bundle.schema.json",
     "lock": "lock.schema.json",
+    "allowlist": "secrets-allowlist.schema.json",
 }
 
 
@@ -73,6 +74,10 @@ def _field(pointer: Pointer) -> str:
     return describe_pointer(pointer)
 
 
+_ID_WORDS = "lowercase letters, digits and hyphens"
+"""What the id pattern allows; a pattern with other rules says them in its ``description``."""
+
+
 def _did_you_mean(key: str, allowed: list[str]) -> list[str]:
     """The closest known field, ignoring case and separators (``model`` -> ``chatModel``)."""
     folded = {re.sub(r"[-_]", "", name.lower()): name for name in allowed}
@@ -96,7 +101,7 @@ def _describe(
         yield (
             (*pointer, instance),
             f'{prefix}"{field}" has key {json.dumps(instance, ensure_ascii=False)}; keys must '
-            "match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)",
+            f"match {expected} ({details.get('description', _ID_WORDS)})",
             True,
             None,
         )
@@ -146,7 +151,7 @@ def _describe(
             yield (
                 pointer,
                 f'{prefix}"{field}" is {json.dumps(instance, ensure_ascii=False)}; it must match '
-                f"{expected} (lowercase letters, digits and hyphens)",
+                f"{expected} ({details.get('description', _ID_WORDS)})",
                 False,
                 None,
             )
@@ -162,7 +167,8 @@ def _describe(
         return
     if keyword == "minProperties":
         known = " and/or ".join(f'"{k}"' for k in details.get("properties", {}))
-        yield pointer, f'{prefix}"{field}" is empty: give {known}, or null', False, None
+        fix = f"give {known}, or null" if known else "remove it or fill it"
+        yield pointer, f'{prefix}"{field}" is empty: {fix}', False, None
         return
     yield pointer, f'{prefix}"{field}": {error.message}', False, None
 

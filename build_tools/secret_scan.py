@@ -1,0 +1,323 @@
+"""The secret scan: every string the site would publish, read for credentials before it builds.
+
+The verdict is detect-secrets' (Yelp's maintained scanner) through its ad-hoc ``scan_line``, with
+its high-confidence detectors only (provider keys and tokens, private keys, credentials in URLs,
+JSON Web Tokens) and its usual heuristic filters. Its entropy and keyword detectors are left out:
+on prompts, which are prose, they flag words. Nothing is ever verified over the network.
+
+detect-secrets runs a few dozen regular expressions per line: over the prompts of a large catalog
+(80 MB) that takes many times longer than reading and hashing them. A screen goes first. Every
+credential those detectors find is a run of at least :data:`RUN` characters drawn from letters,
+digits and ``_-+/=.\\``, except a URL's ``user:password@`` and a private key's ``BEGIN … PRIVATE
+KEY`` line, which have screens of their own; the screen finds such runs with two C-speed passes
+over each string (map every character to token or not, then look for :data:`RUN` tokens in a
+row), and only lines holding one are read by the detectors. detect-secrets is imported on
+the first line that gets that far, so a clean catalog never loads it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
+
+from build_tools.catalog import Bundle
+from build_tools.credentials import ADVICE
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.sources import Document
+
+DETECTORS: tuple[str, ...] = (
+    "AWSKeyDetector",
+    "AzureStorageKeyDetector",
+    "BasicAuthDetector",
+    "DiscordBotTokenDetector",
+    "GitHubTokenDetector",
+    "GitLabTokenDetector",
+    "JwtTokenDetector",
+    "MailchimpDetector",
+    "NpmDetector",
+    "OpenAIDetector",
+    "PrivateKeyDetector",
+    "PypiTokenDetector",
+    "SendGridDetector",
+    "SlackDetector",
+    "SquareOAuthDetector",
+    "StripeDetector",
+    "TelegramBotTokenDetector",
+)
+"""detect-secrets plugins whose patterns name a provider's credential format exactly."""
+
+FILTERS: tuple[str, ...] = tuple(
+    f"detect_secrets.filters.heuristic.{name}"
+    for name in (
+        "is_sequential_string",
+        "is_potential_uuid",
+        "is_likely_id_string",
+        "is_templated_secret",
+        "is_prefixed_with_dollar_sign",
+        "is_indirect_reference",
+        "is_not_alphanumeric_string",
+    )
+)
+"""detect-secrets' default filters that apply to text (``ABCDEF…``, ``<password>``, ``${TOKEN}``).
+Not its inline ``pragma: allowlist secret`` comments: they would be published with the prompt."""
+
+RUN = 20
+"""The shortest run of token characters that any credential of the detectors holds."""
+
+TOKEN_CHARACTERS = string.ascii_letters + string.digits + "_-+/=.\\"
+"""A backslash counts: an escape in a JSON or YAML source never splits a run."""
+
+_TABLE = bytes(0x61 if chr(i) in TOKEN_CHARACTERS else 0x20 for i in range(256))
+_RUN_BYTES = b"a" * RUN
+_TOKEN_CLASS = "[" + re.escape(TOKEN_CHARACTERS) + "]"
+# Starting with a character class lets the regex engine skip everything else at C speed.
+_RUN_PATTERN = re.compile(f"{_TOKEN_CLASS}{_TOKEN_CLASS}{{{RUN - 1},}}")
+
+
+def suspect(text: str) -> bool:
+    """Whether the detectors could find anything in ``text``; never false where they would."""
+    # Dropping the characters of other scripts can only join runs, never split one.
+    data = text.encode("ascii") if text.isascii() else text.encode("ascii", "ignore")
+    if _RUN_BYTES in data.translate(_TABLE):
+        return True
+    return ("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One credential in a string: what it is and where; never the credential itself."""
+
+    kind: str
+    """detect-secrets' name for it, e.g. ``GitHub Token``."""
+    start: int
+    """Where the text the detector matched starts in the string..."""
+    end: int
+    """... and where it ends."""
+    digest: str
+    """SHA-256 of the matched text: how an allowlist entry names it."""
+
+
+def scan_text(text: str) -> list[Finding]:
+    """Every credential the detectors find in ``text``, line by line (their unit), in order."""
+    if not suspect(text):
+        return []
+    found = []
+    for start, line in _candidate_lines(text):
+        found += [
+            Finding(kind, start + begin, start + end, digest)
+            for kind, begin, end, digest in _detector().scan(line)
+        ]
+    return found
+
+
+def _candidate_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of each line that passes the screen."""
+    offsets: list[int] = []
+    if text.isascii():  # byte offsets are character offsets
+        runs = text.encode("ascii").translate(_TABLE)
+        at = runs.find(_RUN_BYTES)
+        while at >= 0:
+            offsets.append(at)
+            end = text.find("\n", at)
+            at = -1 if end < 0 else runs.find(_RUN_BYTES, end)
+    else:
+        offsets += (match.start() for match in _RUN_PATTERN.finditer(text))
+    for needle, needed in (("://", "@"), ("PRIVATE KEY", "V")):
+        if needed in text:
+            offsets += (match.start() for match in re.finditer(re.escape(needle), text))
+    seen: set[int] = set()
+    for offset in sorted(offsets):
+        start = text.rfind("\n", 0, offset) + 1
+        if start not in seen:
+            seen.add(start)
+            end = text.find("\n", offset)
+            line = text[start : end if end >= 0 else len(text)]
+            if suspect(line):
+                yield start, line
+
+
+class _Detector:
+    """detect-secrets, loaded when needed: its plugins' patterns as a gate, then its verdict."""
+
+    def __init__(self) -> None:
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+        classes = get_mapping_from_secret_type_to_class().values()
+        plugins: dict[str, Any] = {plugin.__name__: plugin for plugin in classes}
+        self.plugins = [plugins[name] for name in DETECTORS]
+        self.gate = re.compile(
+            "|".join(
+                f"(?{'i' if pattern.flags & re.IGNORECASE else ''}:{pattern.pattern})"
+                for plugin in self.plugins
+                for pattern in plugin.denylist
+            )
+        )
+        self.settings = {
+            "plugins_used": [{"name": name} for name in DETECTORS],
+            "filters_used": [{"path": path} for path in FILTERS],
+        }
+
+    def scan(self, line: str) -> list[tuple[str, int, int, str]]:
+        """(kind, start, end, digest) of each credential detect-secrets reports on one line."""
+        if self.gate.search(line) is None:
+            return []
+        from detect_secrets.core.scan import scan_line
+        from detect_secrets.settings import transient_settings
+
+        with transient_settings(self.settings):
+            verdict = {(secret.type, secret.secret_value) for secret in scan_line(line)}
+        found = []
+        for plugin in self.plugins:
+            if not any(kind == plugin.secret_type for kind, _ in verdict):
+                continue
+            for pattern in plugin.denylist:
+                for match in pattern.finditer(line):
+                    values = [g for g in match.groups() if g] or [match.group()]
+                    if any((plugin.secret_type, value) in verdict for value in values):
+                        digest = hashlib.sha256(match.group().encode("utf-8")).hexdigest()
+                        found.append((plugin.secret_type, match.start(), match.end(), digest))
+        return sorted(set(found), key=lambda item: item[1])
+
+
+@cache
+def _detector() -> _Detector:
+    return _Detector()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A finding in the catalog: the string it is in, and whose string that is."""
+
+    finding: Finding
+    document: Document
+    pointer: Pointer
+    text: str
+    slug: str | None
+    """The role, or ``None`` for a bundle's name or description in the index."""
+    instructions_file: str | None = None
+    """The catalog-relative instruction file the string was read from, if any."""
+
+
+class SecretScan:
+    """Collects the findings of every published string, one document at a time."""
+
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+
+    def bundle(self, bundle: Bundle) -> None:
+        for file in bundle.files.values():
+            self.bundle_file(file.document)
+
+    def bundle_file(self, document: Document) -> None:
+        roles = document.data.get("roles")
+        from_files = {position: path for path, position in document.inlined.items()}
+        for position, role in enumerate(roles if isinstance(roles, list) else []):
+            if not isinstance(role, dict):
+                continue
+            slug = role.get("slug") if isinstance(role.get("slug"), str) else None
+            for key, value in role.items():
+                pointer = ("roles", position, key)
+                if isinstance(value, str):
+                    if suspect(value):
+                        path = from_files.get(position) if key == "instructions" else None
+                        self._scan(document, pointer, value, slug, path)
+                elif isinstance(value, (dict, list)):
+                    for inner, text in _strings(value, pointer):
+                        if suspect(text):
+                            self._scan(document, inner, text, slug, None)
+
+    def index(self, document: Document) -> None:
+        for pointer, text in _strings(document.data, ()):
+            if suspect(text):
+                self._scan(document, pointer, text, None, None)
+
+    def _scan(
+        self,
+        document: Document,
+        pointer: Pointer,
+        text: str,
+        slug: str | None,
+        instructions_file: str | None,
+    ) -> None:
+        for finding in scan_text(text):
+            self.hits.append(Hit(finding, document, pointer, text, slug, instructions_file))
+
+
+def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*pointer, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from _strings(item, (*pointer, position))
+
+
+ALLOW_HINT = 'if it is not a credential, allow it in {file}: "{slug}": {{"{digest}": "<why>"}}'
+
+
+def diagnose(hit: Hit, allowlist_file: str) -> Diagnostic:
+    """The finding as one line: file, line and column of the credential, role, field and kind."""
+    finding = hit.finding
+    if hit.slug is not None:
+        field = describe_pointer(hit.pointer[2:])
+        fix = ALLOW_HINT.format(file=allowlist_file, slug=hit.slug, digest=finding.digest)
+        who = f'role "{hit.slug}": "{field}"'
+    else:
+        bundles = hit.document.data.get("bundles")
+        bundle = bundles[hit.pointer[1]] if len(hit.pointer) > 1 else None
+        name = bundle.get("id") if isinstance(bundle, dict) else None
+        field = describe_pointer(hit.pointer[2:])
+        who = f'bundle "{name}": "{field}"' if name else f'"{describe_pointer(hit.pointer)}"'
+        fix = "only a role's strings can be allowed"
+    if hit.instructions_file is not None:
+        path = hit.instructions_file
+        line, col = _line_col(hit.text, finding.start)
+        who = f'role "{hit.slug}" (its instructions file, named in {hit.document.path}):'
+        message = f"{who} holds a credential ({finding.kind}); {ADVICE}; {fix}"
+    else:
+        path = hit.document.path
+        line, col = _locate(hit)
+        message = f"{who} holds a credential ({finding.kind}); {ADVICE}; {fix}"
+    return Diagnostic(path, line, col, message, "secret", hit.pointer)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _locate(hit: Hit) -> tuple[int, int]:
+    """Where the credential stands in the source: found verbatim inside the string's source text
+    (up to a JSON string's closing quote, or to the next role); else where the string starts."""
+    document, finding = hit.document, hit.finding
+    source = document.raw.decode("utf-8")
+    starts = [0, *(match.end() for match in re.finditer("\n", source))]
+    value = document.position(hit.pointer)
+    begin = starts[value.line - 1] + value.col - 1
+    end = len(source)
+    if len(hit.pointer) > 1 and isinstance(hit.pointer[1], int):
+        following = document.position((hit.pointer[0], hit.pointer[1] + 1))
+        next_role = starts[following.line - 1] + following.col - 1
+        end = next_role if next_role > begin else end
+    if source.startswith('"', begin):
+        # A YAML double-quoted string may not read as JSON: then up to the next role.
+        with contextlib.suppress(ValueError):
+            end = min(end, scanstring(source, begin + 1)[1])
+    matched = hit.text[finding.start : finding.end]
+    at = begin - 1
+    for _ in range(hit.text.count(matched, 0, finding.start) + 1):
+        at = source.find(matched, at + 1, end)
+        if at < 0:
+            return value.line, value.col
+    line = bisect.bisect_right(starts, at)
+    return line, at - starts[line - 1] + 1
