@@ -23,6 +23,7 @@ from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
 from site_plugins.labels import FALLBACK, labels, language_name
+from site_plugins.model_hints import hint, tier_options
 
 
 @dataclass(frozen=True)
@@ -251,12 +252,26 @@ def _language(
         for bundle in catalog.bundles
         if language in bundle.files
     ]
+    roles = [
+        {
+            "emoji": role.get("emoji") or "",
+            "name": role.get("name") or slug,
+            "bundle": bundle.name(language),
+            "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+            "model": hint(role),
+        }
+        for bundle in catalog.bundles
+        if language in bundle.files
+        for slug, role in _roles(bundle, language)
+    ]
     html = renderer.later(
         "language.html",
         l=words,
         lang=language,
         language_name=language_name(language),
         bundles=bundles,
+        roles=roles,
+        tiers=tier_options((role["model"] for role in roles), words),
         home_href=link.page(site_paths.home_page()),
     )
     title = f"{words['bundles']} · {language_name(language)}"
@@ -281,6 +296,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
                 "description": role.get("description") or "",
                 "version": show_number(version),
                 "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+                "model": hint(role),
             }
         )
     html = renderer.later(
@@ -293,6 +309,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
             "description": _bundle_text(bundle, "description", language),
         },
         roles=roles,
+        tiers=tier_options((role["model"] for role in roles), words),
         raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
         raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
         language_name=language_name(language),
@@ -326,7 +343,6 @@ def _role(
     file = bundle.files[language]
     found = file.role(slug)
     role: dict[str, Any] = found[1] if found else {"slug": slug}
-    model = role.get("modelConfig")
     html = renderer.later(
         "role.html",
         l=words,
@@ -339,7 +355,7 @@ def _role(
             "instructions": role.get("instructions") or "",
             "auto_start": role.get("autoStart"),
             "launch_message": role.get("launchMessage"),
-            "model": model if isinstance(model, dict) else None,
+            "model": hint(role),
             "version": show_number(version),
         },
         bundle={"id": bundle.id, "name": bundle.name(language)},
@@ -366,6 +382,13 @@ def _role(
     }
     title = str(role.get("name") or slug)
     return SitePage(src, title, language, html, False, file.path, _alternates(alternates))
+
+
+def _roles(bundle: Bundle, language: str) -> list[tuple[str, dict[str, Any]]]:
+    """(slug, role) of each role of the bundle in one language, in the index's order."""
+    file = bundle.files[language]
+    found = ((slug, file.role(slug)) for _pointer, slug, _version in bundle.roles)
+    return [(slug, role[1]) for slug, role in found if role is not None]
 
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:

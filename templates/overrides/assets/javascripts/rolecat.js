@@ -36,3 +36,33 @@
     });
   });
 })();
+
+// Tables of roles narrowed by their controls: a <select data-rolecat-filter="tier"
+// data-rolecat-target="<table id>"> shows only the rows whose data-tier is the one chosen. Any
+// number of controls may point at one table; a row shows when it matches every one that has a
+// value. Without the script the controls stay hidden and every row shows.
+(function () {
+  "use strict";
+
+  function narrow(table) {
+    var controls = document.querySelectorAll(
+      "[data-rolecat-filter][data-rolecat-target='" + table.id + "']"
+    );
+    table.querySelectorAll("tbody tr").forEach(function (row) {
+      var shown = true;
+      controls.forEach(function (control) {
+        var name = "data-" + control.getAttribute("data-rolecat-filter");
+        if (control.value && row.getAttribute(name) !== control.value) shown = false;
+      });
+      row.hidden = !shown;
+    });
+  }
+
+  document.querySelectorAll("[data-rolecat-filter]").forEach(function (control) {
+    var table = document.getElementById(control.getAttribute("data-rolecat-target"));
+    if (!table) return;
+    control.closest(".rolecat-filter").hidden = false;
+    control.addEventListener("change", function () { narrow(table); });
+    narrow(table); // a choice the browser kept when going back to the page
+  });
+})();
