@@ -122,14 +122,14 @@ def test_make_serve_reloads_the_browser_after_a_catalog_edit(page: Page, tmp_pat
 
 
 HINTS = {
-    "engineering/code-reviewer": ("pro", "pro → flash → lite"),
+    "writing/release-notes-writer": ("lite", "lite"),
     "engineering/test-engineer": ("flash (written as sonnet)", "flash → lite"),
     "engineering/incident-responder": (
         "best: the strongest tier the deployment binds",
         "ultra → max → pro → flash → lite",
     ),
     "writing/translator": ("gpt-4o-mini", "driver: openai"),
-    "writing/technical-writer": ("server default", None),
+    "engineering/code-reviewer": ("server default", None),
 }
 
 
@@ -159,10 +159,10 @@ def test_bundle_page_narrows_roles_by_tier(page: Page, our_url: str) -> None:
     expect(page.locator(f"table#{table} tbody tr")).to_have_count(3)
     assert visible_roles(page, table) == everyone
     cells = page.locator(f"table#{table} td.rolecat-tier-cell").all_inner_texts()
-    assert cells == ["pro", "flash", "best"]
+    assert cells == ["server default", "flash", "best"]
     control = page.get_by_label("Model tier")
     expect(control).to_be_visible()
-    assert control.locator("option").all_inner_texts() == ["all", "pro", "flash", "best"]
+    assert control.locator("option").all_inner_texts() == ["all", "flash", "best", "server default"]
     control.select_option("flash")
     expect(page.locator(f"table#{table} tbody tr:visible")).to_have_count(1)
     assert visible_roles(page, table) == ["Test Engineer"]
@@ -176,10 +176,10 @@ def test_language_page_lists_every_role_with_its_tier_and_narrows(page: Page, ou
     expect(page.locator(f"table#{table} tbody tr")).to_have_count(6)
     control = page.get_by_label("Уровень модели")
     assert control.locator("option").all_inner_texts() == [
-        "все", "pro", "flash", "lite", "best", "своя модель", "по умолчанию сервера"
+        "все", "flash", "lite", "best", "своя модель", "по умолчанию сервера"
     ]  # fmt: skip
     control.select_option("default")
-    assert visible_roles(page, table) == ["Технический писатель"]
+    assert visible_roles(page, table) == ["Ревьюер кода", "Технический писатель"]
     control.select_option("model")
     row = page.locator(f"table#{table} tbody tr:visible")
     expect(row).to_have_count(1)

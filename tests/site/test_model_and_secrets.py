@@ -41,11 +41,11 @@ def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
 def test_our_catalog_shows_every_kind_of_hint(our_site: Build) -> None:
     """The five display cases, as built (the browser tests show them on screen)."""
     expected = {
-        "engineering/code-reviewer": 'data-tier="pro"><strong class="rolecat-tier">pro</strong>',
+        "writing/release-notes-writer": 'data-tier="lite"><strong class="rolecat-tier">lite</strong>',
         "engineering/test-engineer": "flash</strong> (written as <code>sonnet</code>)",
         "engineering/incident-responder": "best</strong>: the strongest tier the deployment binds",
         "writing/translator": '<code class="rolecat-model-id">gpt-4o-mini</code>',
-        "writing/technical-writer": 'data-tier="default">server default</span>',
+        "engineering/code-reviewer": 'data-tier="default">server default</span>',
     }
     for path, fragment in expected.items():
         text = (our_site.site / "en" / path / "index.html").read_text("utf-8")
