@@ -41,7 +41,7 @@ def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
 def test_our_catalog_shows_every_kind_of_hint(our_site: Build) -> None:
     """The five display cases, as built (the browser tests show them on screen)."""
     expected = {
-        "writing/release-notes-writer": 'data-tier="lite"><strong class="rolecat-tier">lite</strong>',
+        "writing/release-notes-writer": '"lite"><strong class="rolecat-tier">lite</strong>',
         "engineering/test-engineer": "flash</strong> (written as <code>sonnet</code>)",
         "engineering/incident-responder": "best</strong>: the strongest tier the deployment binds",
         "writing/translator": '<code class="rolecat-model-id">gpt-4o-mini</code>',
