@@ -27,6 +27,15 @@ def read(path: Path) -> tuple[Any, int]:
     return json.loads(raw), len(raw)
 
 
+def sorted_deeply(value: Any) -> Any:
+    """A role's modelConfig joins its hash with the keys of every object sorted."""
+    if isinstance(value, dict):
+        return {key: sorted_deeply(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_deeply(item) for item in value]
+    return value
+
+
 def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
     """Every role's hash over its languages (sorted), with the file count and bytes read."""
     index, size = read(root / "index.json")
@@ -41,10 +50,12 @@ def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
                 if role["slug"] in roles:
                     roles[role["slug"]][language] = role
         for slug, by_language in roles.items():
-            canonical = [
-                [language, {name: by_language[language].get(name) for name in FIELDS}]
-                for language in sorted(by_language)
-            ]
+            canonical = []
+            for language in sorted(by_language):
+                fields = {name: by_language[language].get(name) for name in FIELDS}
+                if by_language[language].get("modelConfig") is not None:
+                    fields["modelConfig"] = sorted_deeply(by_language[language]["modelConfig"])
+                canonical.append([language, fields])
             text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
             hashes[slug] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return hashes, files, size
