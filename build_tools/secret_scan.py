@@ -7,12 +7,14 @@ on prompts, which are prose, they flag words. Nothing is ever verified over the 
 
 detect-secrets runs a few dozen regular expressions per line: over the prompts of a large catalog
 (80 MB) that takes many times longer than reading and hashing them. A screen goes first. Every
-credential those detectors find is a run of at least :data:`RUN` characters drawn from letters,
+credential of the kinds those detectors know (their formats are fixed: a GitHub token is 40
+characters, an AWS access key 20) is a run of at least :data:`RUN` characters drawn from letters,
 digits and ``_-+/=.\\``, except a URL's ``user:password@`` and a private key's ``BEGIN … PRIVATE
-KEY`` line, which have screens of their own; the screen finds such runs with two C-speed passes
+KEY`` line, which have screens of their own; shorter strings that the detectors' patterns also
+match (``xoxb-1-a``) are no credentials. The screen finds such runs with two C-speed passes
 over each string (map every character to token or not, then look for :data:`RUN` tokens in a
-row), and only lines holding one are read by the detectors. detect-secrets is imported on
-the first line that gets that far, so a clean catalog never loads it.
+row); only lines holding one reach the detectors' own patterns, and only lines those match reach
+detect-secrets, which is imported then: a clean catalog never loads it.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ FILTERS: tuple[str, ...] = tuple(
 Not its inline ``pragma: allowlist secret`` comments: they would be published with the prompt."""
 
 RUN = 20
-"""The shortest run of token characters that any credential of the detectors holds."""
+"""The shortest run of token characters that a credential of the detectors' kinds holds."""
 
 TOKEN_CHARACTERS = string.ascii_letters + string.digits + "_-+/=.\\"
 """A backslash counts: an escape in a JSON or YAML source never splits a run."""
@@ -200,8 +202,10 @@ class Hit:
     document: Document
     pointer: Pointer
     text: str
+    where: str
+    """Whose string, for the message: ``role "x": "instructions"``."""
     slug: str | None
-    """The role, or ``None`` for a bundle's name or description in the index."""
+    """The role, which an allowlist entry can name; ``None`` for a bundle's texts."""
     instructions_file: str | None = None
     """The catalog-relative instruction file the string was read from, if any."""
 
@@ -217,38 +221,47 @@ class SecretScan:
             self.bundle_file(file.document)
 
     def bundle_file(self, document: Document) -> None:
+        """Every string of every role (the fast path: most strings stop at :func:`suspect`)."""
         roles = document.data.get("roles")
         from_files = {position: path for path, position in document.inlined.items()}
         for position, role in enumerate(roles if isinstance(roles, list) else []):
             if not isinstance(role, dict):
                 continue
-            slug = role.get("slug") if isinstance(role.get("slug"), str) else None
             for key, value in role.items():
-                pointer = ("roles", position, key)
                 if isinstance(value, str):
                     if suspect(value):
                         path = from_files.get(position) if key == "instructions" else None
-                        self._scan(document, pointer, value, slug, path)
+                        self._scan(document, ("roles", position, key), value, path)
                 elif isinstance(value, (dict, list)):
-                    for inner, text in _strings(value, pointer):
+                    for pointer, text in _strings(value, ("roles", position, key)):
                         if suspect(text):
-                            self._scan(document, inner, text, slug, None)
+                            self._scan(document, pointer, text, None)
 
     def index(self, document: Document) -> None:
         for pointer, text in _strings(document.data, ()):
             if suspect(text):
-                self._scan(document, pointer, text, None, None)
+                self._scan(document, pointer, text, None)
 
     def _scan(
-        self,
-        document: Document,
-        pointer: Pointer,
-        text: str,
-        slug: str | None,
-        instructions_file: str | None,
+        self, document: Document, pointer: Pointer, text: str, instructions_file: str | None
     ) -> None:
-        for finding in scan_text(text):
-            self.hits.append(Hit(finding, document, pointer, text, slug, instructions_file))
+        found = scan_text(text)
+        if not found:
+            return
+        # A role in a bundle file, or a bundle in the index: ("roles" | "bundles", n, field...).
+        kind, position = pointer[0], pointer[1] if len(pointer) > 2 else None
+        owner = document.data[kind][position] if isinstance(position, int) else None
+        field = describe_pointer(pointer[2:] if isinstance(owner, dict) else pointer)
+        slug = owner.get("slug") if kind == "roles" and isinstance(owner, dict) else None
+        slug = slug if isinstance(slug, str) else None
+        if slug is not None:
+            where = f'role "{slug}": "{field}"'
+        elif isinstance(owner, dict) and isinstance(owner.get("id"), str):
+            where = f'bundle "{owner["id"]}": "{field}"'
+        else:
+            where = f'"{describe_pointer(pointer)}"'
+        for finding in found:
+            self.hits.append(Hit(finding, document, pointer, text, where, slug, instructions_file))
 
 
 def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
@@ -262,32 +275,24 @@ def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
             yield from _strings(item, (*pointer, position))
 
 
-ALLOW_HINT = 'if it is not a credential, allow it in {file}: "{slug}": {{"{digest}": "<why>"}}'
-
-
 def diagnose(hit: Hit, allowlist_file: str) -> Diagnostic:
-    """The finding as one line: file, line and column of the credential, role, field and kind."""
+    """The finding as one line: file, line and column of the credential, whose string, the kind
+    of credential and what to do; never the credential."""
     finding = hit.finding
-    if hit.slug is not None:
-        field = describe_pointer(hit.pointer[2:])
-        fix = ALLOW_HINT.format(file=allowlist_file, slug=hit.slug, digest=finding.digest)
-        who = f'role "{hit.slug}": "{field}"'
+    if hit.slug is None:
+        fix = "a bundle's texts cannot be allowed: reword it"
     else:
-        bundles = hit.document.data.get("bundles")
-        bundle = bundles[hit.pointer[1]] if len(hit.pointer) > 1 else None
-        name = bundle.get("id") if isinstance(bundle, dict) else None
-        field = describe_pointer(hit.pointer[2:])
-        who = f'bundle "{name}": "{field}"' if name else f'"{describe_pointer(hit.pointer)}"'
-        fix = "only a role's strings can be allowed"
-    if hit.instructions_file is not None:
-        path = hit.instructions_file
-        line, col = _line_col(hit.text, finding.start)
-        who = f'role "{hit.slug}" (its instructions file, named in {hit.document.path}):'
-        message = f"{who} holds a credential ({finding.kind}); {ADVICE}; {fix}"
-    else:
+        entry = f'"{hit.slug}": {{"{finding.digest}": "<why>"}}'
+        fix = f"if it is not a credential, allow it in {allowlist_file}: {entry}"
+    where = hit.where
+    if hit.instructions_file is None:
         path = hit.document.path
         line, col = _locate(hit)
-        message = f"{who} holds a credential ({finding.kind}); {ADVICE}; {fix}"
+    else:
+        path = hit.instructions_file
+        line, col = _line_col(hit.text, finding.start)
+        where = f'role "{hit.slug}": its instructions file (named in {hit.document.path})'
+    message = f"{where} holds a credential ({finding.kind}); {ADVICE}; {fix}"
     return Diagnostic(path, line, col, message, "secret", hit.pointer)
 
 

@@ -180,7 +180,7 @@ def test_secret_in_an_instruction_file_is_placed_in_that_file(catalog: Catalog) 
     catalog.write()
     (line,) = catalog.check().lines
     assert line.startswith(
-        'prompts/one.md:4:5: role "one" (its instructions file, named in bundles/alpha/en.json): '
+        'prompts/one.md:4:5: role "one": its instructions file (named in bundles/alpha/en.json) '
         "holds a credential (Slack Token); "
     )
     assert secret not in line

@@ -69,8 +69,8 @@ def test_a_secret_fails_the_build_and_is_never_printed(tmp_path: Path) -> None:
     failed = build(catalog, site)
     assert failed.returncode == 1
     assert (
-        'prompts/reviewer.md:3:17: role "code-reviewer" (its instructions file, named in '
-        "bundles/engineering/en.json): holds a credential (GitHub Token)" in failed.output
+        'prompts/reviewer.md:3:17: role "code-reviewer": its instructions file (named in '
+        "bundles/engineering/en.json) holds a credential (GitHub Token)" in failed.output
     )
     assert secret[4:16] not in failed.output
     assert [p.name for p in site.iterdir()] == ["index.html"]
