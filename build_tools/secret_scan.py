@@ -221,7 +221,7 @@ class SecretScan:
             self.bundle_file(file.document)
 
     def bundle_file(self, document: Document) -> None:
-        """Every string of every role (the fast path: most strings stop at :func:`suspect`)."""
+        """Every string of every role; nearly all of them stop at :func:`suspect`."""
         roles = document.data.get("roles")
         from_files = {position: path for path, position in document.inlined.items()}
         for position, role in enumerate(roles if isinstance(roles, list) else []):
@@ -232,7 +232,7 @@ class SecretScan:
                     if suspect(value):
                         path = from_files.get(position) if key == "instructions" else None
                         self._scan(document, ("roles", position, key), value, path)
-                elif isinstance(value, (dict, list)):
+                elif isinstance(value, (dict, list)):  # modelConfig
                     for pointer, text in _strings(value, ("roles", position, key)):
                         if suspect(text):
                             self._scan(document, pointer, text, None)
