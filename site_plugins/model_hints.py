@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,8 +10,22 @@ from build_tools.model_tiers import BEST, FILTER_ORDER, model_hint
 
 
 def hint(role: dict[str, Any]) -> dict[str, Any]:
-    """The role's ``modelConfig`` read as a tier: plain values, for the templates and the memo."""
-    found = model_hint(role.get("modelConfig"))
+    """The role's ``modelConfig`` read as a tier: plain values, for the templates and the memo.
+
+    Shared, never to be changed: a large catalog has few distinct hints and many pages that
+    show one, all held until they are written."""
+    config = role.get("modelConfig")
+    if not isinstance(config, dict):
+        return _hint(None, None)
+    driver, written = config.get("driver"), config.get("chatModel")
+    return _hint(
+        driver if isinstance(driver, str) else None, written if isinstance(written, str) else None
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _hint(driver: str | None, written: str | None) -> dict[str, Any]:
+    found = model_hint({"driver": driver, "chatModel": written})
     return {
         "kind": found.kind,
         "label": found.label,
