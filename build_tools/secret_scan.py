@@ -79,18 +79,20 @@ TOKEN_CHARACTERS = string.ascii_letters + string.digits + "_-+/=.\\"
 
 _TABLE = bytes(0x61 if chr(i) in TOKEN_CHARACTERS else 0x20 for i in range(256))
 _RUN_BYTES = b"a" * RUN
-_TOKEN_CLASS = "[" + re.escape(TOKEN_CHARACTERS) + "]"
-# Starting with a character class lets the regex engine skip everything else at C speed.
-_RUN_PATTERN = re.compile(f"{_TOKEN_CLASS}{_TOKEN_CLASS}{{{RUN - 1},}}")
+
+
+def _guarded(text: str) -> bool:
+    """The two credentials that are no run: a password in a URL, a private key's first line."""
+    return ("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)
 
 
 def suspect(text: str) -> bool:
-    """Whether the detectors could find anything in ``text``; never false where they would."""
-    # Dropping the characters of other scripts can only join runs, never split one.
+    """Whether the detectors could find anything in ``text``; never false where they would.
+
+    Other scripts are dropped first: that only joins runs, never splits one, and keeps every
+    newline. Then each byte becomes ``a`` for a token character, a space for any other."""
     data = text.encode("ascii") if text.isascii() else text.encode("ascii", "ignore")
-    if _RUN_BYTES in data.translate(_TABLE):
-        return True
-    return ("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)
+    return _RUN_BYTES in data.translate(_TABLE) or _guarded(text)
 
 
 @dataclass(frozen=True)
@@ -109,41 +111,59 @@ class Finding:
 
 def scan_text(text: str) -> list[Finding]:
     """Every credential the detectors find in ``text``, line by line (their unit), in order."""
-    if not suspect(text):
+    # suspect(), inlined: nearly every string of a catalog ends here.
+    data = text.encode("ascii") if text.isascii() else text.encode("ascii", "ignore")
+    runs = data.translate(_TABLE)
+    at = runs.find(_RUN_BYTES)
+    if at < 0 and not (("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)):
         return []
+    numbers: set[int] = set()
+    while at >= 0:  # the line of each run, counted in the same bytes
+        numbers.add(data.count(b"\n", 0, at))
+        end = data.find(b"\n", at)
+        at = -1 if end < 0 else runs.find(_RUN_BYTES, end)
+    lines = text.split("\n")
+    if _guarded(text):
+        numbers.update(n for n, line in enumerate(lines) if _guarded(line))
     found = []
-    for start, line in _candidate_lines(text):
+    start = number = 0
+    for wanted in sorted(numbers):
+        start += sum(map(len, lines[number:wanted])) + wanted - number
+        number = wanted
         found += [
             Finding(kind, start + begin, start + end, digest)
-            for kind, begin, end, digest in _detector().scan(line)
+            for kind, begin, end, digest in _detector().scan(lines[wanted])
         ]
     return found
 
 
-def _candidate_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, line) of each line that passes the screen."""
-    offsets: list[int] = []
-    if text.isascii():  # byte offsets are character offsets
-        runs = text.encode("ascii").translate(_TABLE)
-        at = runs.find(_RUN_BYTES)
-        while at >= 0:
-            offsets.append(at)
-            end = text.find("\n", at)
-            at = -1 if end < 0 else runs.find(_RUN_BYTES, end)
-    else:
-        offsets += (match.start() for match in _RUN_PATTERN.finditer(text))
-    for needle, needed in (("://", "@"), ("PRIVATE KEY", "V")):
-        if needed in text:
-            offsets += (match.start() for match in re.finditer(re.escape(needle), text))
-    seen: set[int] = set()
-    for offset in sorted(offsets):
-        start = text.rfind("\n", 0, offset) + 1
-        if start not in seen:
-            seen.add(start)
-            end = text.find("\n", offset)
-            line = text[start : end if end >= 0 else len(text)]
-            if suspect(line):
-                yield start, line
+_FOLDED = "\u0130\u0131\u017f\u212a"
+"""The letters besides ASCII ones that ``[a-z]`` matches under IGNORECASE (U+0130, U+0131,
+U+017F, U+212A)."""
+
+
+def _regions(line: str) -> Iterator[str]:
+    """Where in a line the detectors could match. Mostly each word (between spaces and tabs)
+    holding a run, with the character after it; the whole line where a pattern reaches across
+    words (AWS's secret key after ``aws``, npm's ``_authToken``), has no run (a password in a
+    URL, a private key), or could match letters the screen drops."""
+    lowered = line.lower()
+    if (
+        "aws" in lowered
+        or "_authtoken" in lowered
+        or _guarded(line)
+        or (not line.isascii() and any(letter in line for letter in _FOLDED))
+    ):
+        yield line
+        return
+    runs = line.encode("ascii", "replace").translate(_TABLE)  # a byte per character
+    at = runs.find(_RUN_BYTES)
+    while at >= 0:
+        begin = max(line.rfind(" ", 0, at), line.rfind("\t", 0, at)) + 1
+        ends = [end for end in (line.find(" ", at), line.find("\t", at)) if end >= 0]
+        end = min(ends, default=len(line))
+        yield line[begin : end + 1]
+        at = runs.find(_RUN_BYTES, end)
 
 
 class _Detector:
@@ -169,7 +189,7 @@ class _Detector:
 
     def scan(self, line: str) -> list[tuple[str, int, int, str]]:
         """(kind, start, end, digest) of each credential detect-secrets reports on one line."""
-        if self.gate.search(line) is None:
+        if not any(self.gate.search(region) for region in _regions(line)):
             return []
         from detect_secrets.core.scan import scan_line
         from detect_secrets.settings import transient_settings
@@ -221,7 +241,7 @@ class SecretScan:
             self.bundle_file(file.document)
 
     def bundle_file(self, document: Document) -> None:
-        """Every string of every role; nearly all of them stop at :func:`suspect`."""
+        """Every string of every role; nearly all of them stop at the screen."""
         roles = document.data.get("roles")
         from_files = {position: path for path, position in document.inlined.items()}
         for position, role in enumerate(roles if isinstance(roles, list) else []):
@@ -229,23 +249,26 @@ class SecretScan:
                 continue
             for key, value in role.items():
                 if isinstance(value, str):
-                    if suspect(value):
+                    found = scan_text(value)
+                    if found:
                         path = from_files.get(position) if key == "instructions" else None
-                        self._scan(document, ("roles", position, key), value, path)
+                        self._add(found, document, ("roles", position, key), value, path)
                 elif isinstance(value, (dict, list)):  # modelConfig
                     for pointer, text in _strings(value, ("roles", position, key)):
-                        if suspect(text):
-                            self._scan(document, pointer, text, None)
+                        self._add(scan_text(text), document, pointer, text, None)
 
     def index(self, document: Document) -> None:
         for pointer, text in _strings(document.data, ()):
-            if suspect(text):
-                self._scan(document, pointer, text, None)
+            self._add(scan_text(text), document, pointer, text, None)
 
-    def _scan(
-        self, document: Document, pointer: Pointer, text: str, instructions_file: str | None
+    def _add(
+        self,
+        found: list[Finding],
+        document: Document,
+        pointer: Pointer,
+        text: str,
+        instructions_file: str | None,
     ) -> None:
-        found = scan_text(text)
         if not found:
             return
         # A role in a bundle file, or a bundle in the index: ("roles" | "bundles", n, field...).
