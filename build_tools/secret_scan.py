@@ -130,10 +130,12 @@ def scan_text(text: str) -> list[Finding]:
     for wanted in sorted(numbers):
         start += sum(map(len, lines[number:wanted])) + wanted - number
         number = wanted
-        found += [
-            Finding(kind, start + begin, start + end, digest)
-            for kind, begin, end, digest in _detector().scan(lines[wanted])
-        ]
+        regions = list(_regions(lines[wanted]))
+        if regions:
+            found += [
+                Finding(kind, start + begin, start + end, digest)
+                for kind, begin, end, digest in _detector().scan(lines[wanted], regions)
+            ]
     return found
 
 
@@ -175,9 +177,11 @@ class _Detector:
         classes = get_mapping_from_secret_type_to_class().values()
         plugins: dict[str, Any] = {plugin.__name__: plugin for plugin in classes}
         self.plugins = [plugins[name] for name in DETECTORS]
+        flags = ((re.IGNORECASE, "i"), (re.VERBOSE, "x"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
         self.gate = re.compile(
             "|".join(
-                f"(?{'i' if pattern.flags & re.IGNORECASE else ''}:{pattern.pattern})"
+                f"(?{''.join(letter for flag, letter in flags if pattern.flags & flag)}:"
+                f"{pattern.pattern})"
                 for plugin in self.plugins
                 for pattern in plugin.denylist
             )
@@ -187,9 +191,10 @@ class _Detector:
             "filters_used": [{"path": path} for path in FILTERS],
         }
 
-    def scan(self, line: str) -> list[tuple[str, int, int, str]]:
-        """(kind, start, end, digest) of each credential detect-secrets reports on one line."""
-        if not any(self.gate.search(region) for region in _regions(line)):
+    def scan(self, line: str, regions: list[str]) -> list[tuple[str, int, int, str]]:
+        """(kind, start, end, digest) of each credential detect-secrets reports on one line,
+        asked only where the detectors' own patterns match one of its ``regions``."""
+        if not any(self.gate.search(region) for region in regions):
             return []
         from detect_secrets.core.scan import scan_line
         from detect_secrets.settings import transient_settings
