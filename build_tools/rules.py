@@ -185,7 +185,13 @@ _ABSENT = object()
 
 
 def _show(role: dict[str, Any], field: str) -> str:
-    return json.dumps(role[field], ensure_ascii=False) if field in role else "absent"
+    """The value for the message; an object only by its keys, in case one holds a credential."""
+    if field not in role:
+        return "absent"
+    value = role[field]
+    if isinstance(value, dict):
+        return "an object with " + (", ".join(f'"{key}"' for key in sorted(value)) or "no keys")
+    return json.dumps(value, ensure_ascii=False)
 
 
 RULES: tuple[Rule, ...] = (

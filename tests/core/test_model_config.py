@@ -91,12 +91,17 @@ def test_unknown_model_field_suggests_the_known_one(catalog: Catalog) -> None:
 
 
 def test_model_config_must_be_the_same_in_every_language(catalog: Catalog) -> None:
+    """Shown by its keys only: a value could be a credential (which the scan reports)."""
     give_model(catalog, {"chatModel": "pro"}, "en")
-    give_model(catalog, {"chatModel": "opus"}, "ru")
+    give_model(catalog, {"chatModel": "opus", "driver": "d"}, "ru")
     assert only_line(catalog) == (
-        f'{value(catalog, RU, "modelConfig", "{")}: role "three": "modelConfig" is '
-        '{"chatModel": "opus"} here but {"chatModel": "pro"} in bundles/beta/en.json; it must be '
-        "the same in every language"
+        f'{value(catalog, RU, "modelConfig", "{")}: role "three": "modelConfig" is an object '
+        'with "chatModel", "driver" here but an object with "chatModel" in bundles/beta/en.json; '
+        "it must be the same in every language"
+    )
+    give_model(catalog, None, "ru")
+    assert 'role "three": "modelConfig" is null here but an object with "chatModel"' in (
+        only_line(catalog)
     )
 
 
