@@ -70,9 +70,8 @@ def judge(hits: list[Hit], allowlist: Allowlist, catalog: Catalog, complete: boo
     used: set[tuple[str, str]] = set()
     diagnostics = []
     for hit in hits:
-        key = (hit.slug or "", hit.finding.digest)
         if hit.slug is not None and hit.finding.digest in allowlist.entries.get(hit.slug, {}):
-            used.add(key)
+            used.add((hit.slug, hit.finding.digest))
         else:
             diagnostics.append(diagnose(hit, allowlist.path))
     stale: list[tuple[str, str]] = []
