@@ -1,11 +1,10 @@
 """The floor for ``rolecat check``: bare Python reading the same files and hashing every role.
 
 No checking at all, only what any check must do at least: read the index and every bundle file
-with ``json.loads``, compute each role's canonical content hash, and, since the check judges the
-YAML the site publishes too, write each file as YAML and read it back (ruamel.yaml's libyaml
-emitter and loader, as they come). It is written again here with ``json``, ``hashlib`` and
-ruamel.yaml only (it imports nothing from ``build_tools``), so the floor carries none of the
-checker's costs; it compares its hashes with the lock to prove it did the same work.
+with the standard library's ``json.loads`` and compute each role's canonical content hash the way
+the project does (orjson for the canonical JSON, ``hashlib`` for SHA-256). It imports nothing from
+``build_tools``, so the floor carries none of the checker's costs and hashes exactly as fast as the
+checker can; it compares its hashes with the lock to prove it did the same work.
 
 ``python bench/floor.py CATALOG_DIR`` prints ``<roles> roles, <files> files, <bytes> bytes`` and
 exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
@@ -14,13 +13,12 @@ exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
+import orjson
 
 FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
 """The hashed fields in the lock's order (the upstream checker's ``JSON.stringify`` order)."""
@@ -32,37 +30,36 @@ def read(path: Path) -> tuple[Any, int]:
     return json.loads(raw), len(raw)
 
 
-def yaml_round_trip(value: Any) -> None:
-    """Write the value as YAML and read it back, as publishing and judging the YAML form must."""
-    yaml = YAML(typ="safe")
-    yaml.allow_unicode = True
-    out = io.StringIO()
-    yaml.dump(value, out)
-    yaml.load(out.getvalue())
+def sorted_deeply(value: Any) -> Any:
+    """A role's modelConfig joins its hash with the keys of every object sorted."""
+    if isinstance(value, dict):
+        return {key: sorted_deeply(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_deeply(item) for item in value]
+    return value
 
 
 def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
     """Every role's hash over its languages (sorted), with the file count and bytes read."""
     index, size = read(root / "index.json")
-    yaml_round_trip(index)
     files = 1
     hashes: dict[str, str] = {}
     for bundle in index["bundles"]:
         roles: dict[str, dict[str, dict[str, Any]]] = {r["slug"]: {} for r in bundle["roles"]}
         for language in bundle["languages"]:
             data, length = read(root / "bundles" / bundle["id"] / f"{language}.json")
-            yaml_round_trip(data)
             files, size = files + 1, size + length
             for role in data["roles"]:
                 if role["slug"] in roles:
                     roles[role["slug"]][language] = role
         for slug, by_language in roles.items():
-            canonical = [
-                [language, {name: by_language[language].get(name) for name in FIELDS}]
-                for language in sorted(by_language)
-            ]
-            text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
-            hashes[slug] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            canonical = []
+            for language in sorted(by_language):
+                fields = {name: by_language[language].get(name) for name in FIELDS}
+                if by_language[language].get("modelConfig") is not None:
+                    fields["modelConfig"] = sorted_deeply(by_language[language]["modelConfig"])
+                canonical.append([language, fields])
+            hashes[slug] = hashlib.sha256(orjson.dumps(canonical)).hexdigest()
     return hashes, files, size
 
 

@@ -7,6 +7,7 @@ and report each problem once.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -130,9 +131,11 @@ class Bundle:
             dict.fromkeys(x for x in declared if isinstance(x, str) and ID_PATTERN.match(x))
         )
 
-    @property
+    @functools.cached_property
     def roles(self) -> list[tuple[Pointer, str, Any]]:
-        """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index."""
+        """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index.
+
+        Worked out once: every rule, the lock and the secret scan's allowlist walk it."""
         found = []
         entries = self.entry.get("roles")
         for position, role in enumerate(entries if isinstance(entries, list) else []):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_tools import published, site_paths
+from build_tools.allowlist import Allowlist, judge, prune, read_allowlist
 from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
@@ -25,6 +26,7 @@ from build_tools.lock import (
     render,
 )
 from build_tools.rules import run_rules
+from build_tools.secret_scan import SecretScan
 from build_tools.site_paths import Site
 
 
@@ -38,6 +40,9 @@ class CheckResult:
     current: dict[str, Entry] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     lock_unreadable: list[Diagnostic] = field(default_factory=list)
+    allowlist: Allowlist | None = None
+    stale_allowed: list[tuple[str, str]] = field(default_factory=list)
+    """Allowlist entries that allow nothing: ``--update-hashes`` prunes them."""
 
     @property
     def only_lock_differs(self) -> bool:
@@ -86,17 +91,26 @@ def _check(
     root: Path, lock_path: Path | None, site: Site, memo: published.Memo | None
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
+    scan = SecretScan()
 
-    def hash_bundle(bundle: Bundle) -> None:
+    def read_bundle(bundle: Bundle) -> None:
+        # Hashed and scanned while its text is still in the processor's caches.
         hashes[bundle.id] = bundle_hashes(bundle)
+        scan.bundle(bundle)
 
-    catalog, diagnostics = load_catalog(DirectorySource(root), hash_bundle)
-    if catalog is not None:
-        diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
-    if catalog is not None and not diagnostics:
+    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle)
+    if catalog is None:
+        return CheckResult(catalog, sorted(set(diagnostics)))
+    diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
+    scan.index(catalog.index)
+    allowed, problems = read_allowlist(root)
+    verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
+    diagnostics += problems + verdict.diagnostics
+    if not diagnostics:
         diagnostics = published.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))
-    if catalog is None or diagnostics:
+    result.allowlist, result.stale_allowed = allowed, verdict.stale
+    if diagnostics:
         return result
     result.lock, result.lock_unreadable = read_lock(root, lock_path or default_lock(root))
     result.current = current_entries(catalog, hashes)
@@ -115,21 +129,30 @@ class LockUpdate:
     diagnostics: list[Diagnostic]
     changes: list[Change]
     written: bool
+    pruned: list[str] = field(default_factory=list)
+    """Allowlist entries removed because they allowed nothing, one line each."""
 
 
 def update_lock(root: Path, lock_path: Path | None = None, site: Site | None = None) -> LockUpdate:
-    """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped."""
+    """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped.
+
+    Allowlist entries that allow nothing are pruned first: removing them never publishes more.
+    """
     path = lock_path or default_lock(root)
     result = check_catalog(root, path, site)
+    pruned: list[str] = []
+    if result.stale_allowed and result.allowlist is not None:
+        pruned = prune(root, result.allowlist, result.stale_allowed)
+        result = check_catalog(root, path, site)
     if result.lock is None:
-        return LockUpdate(result.diagnostics, [], False)
+        return LockUpdate(result.diagnostics, [], False, pruned)
     if path.exists() and result.lock_unreadable:
-        return LockUpdate(result.lock_unreadable, [], False)
+        return LockUpdate(result.lock_unreadable, [], False, pruned)
     refused = [d for d in result.diagnostics if d.rule == "lock-not-bumped"]
     if refused:
-        return LockUpdate(refused, result.changes, False)
+        return LockUpdate(refused, result.changes, False, pruned)
     new = render(result.current)
     if path.exists() and read_lock_bytes(path) == new:
-        return LockUpdate([], result.changes, False)
+        return LockUpdate([], result.changes, False, pruned)
     path.write_bytes(new)
-    return LockUpdate([], changes(result.lock, result.current), True)
+    return LockUpdate([], changes(result.lock, result.current), True, pruned)

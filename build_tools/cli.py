@@ -201,6 +201,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _check_against(args, out, err)
     if args.update_hashes:
         update = update_lock(root, args.lock, _site(args))
+        for line in update.pruned:
+            print(line, file=out)
         if update.diagnostics:
             _report(update.diagnostics, out)
             print("rolecat: lock not written", file=err)

@@ -32,15 +32,37 @@ lists at most about 40,000 roles, whose lock lines take some 5,000,000 bytes."""
 REFRESH = "rolecat check --update-hashes"
 
 
+MODEL_CONFIG = "modelConfig"
+"""Hashed after :data:`HASHED_FIELDS` where a role has one: the upstream checker leaves it out."""
+
+
 def role_hash(by_language: dict[str, dict[str, Any]]) -> str:
-    """SHA-256 of ``JSON.stringify([[lang, {fields}], ...])`` over the languages in sorted order."""
-    canonical = [
-        [language, {name: by_language[language].get(name) for name in HASHED_FIELDS}]
-        for language in sorted(by_language)
-    ]
+    """SHA-256 of ``JSON.stringify([[lang, {fields}], ...])`` over the languages in sorted order.
+
+    A role whose ``modelConfig`` is absent or null hashes exactly as the upstream checker hashes
+    it. Any other ``modelConfig`` joins the fields, last, with its keys sorted at every level, so a
+    model change needs a version bump and reordering keys changes nothing.
+    """
+    canonical = []
+    for language in sorted(by_language):
+        role = by_language[language]
+        fields = {name: role.get(name) for name in HASHED_FIELDS}
+        model = role.get(MODEL_CONFIG)
+        if model is not None:
+            fields[MODEL_CONFIG] = sorted_deeply(model)
+        canonical.append([language, fields])
     # orjson writes what JSON.stringify writes (compact, non-ASCII raw, the same escapes), at twice
     # the speed of the standard library; a property test holds the two to the same bytes.
     return hashlib.sha256(orjson.dumps(canonical)).hexdigest()
+
+
+def sorted_deeply(value: Any) -> Any:
+    """The same JSON value with the keys of every object in code-point order."""
+    if isinstance(value, dict):
+        return {key: sorted_deeply(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_deeply(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from build_tools.visible import invisible_text
 
 Rule = Callable[[Catalog], Iterator[Diagnostic]]
 
-SAME_IN_EVERY_LANGUAGE = ("emoji", "autoStart")
-"""Role fields that are not translated (``slug`` is how roles are matched, so it is the same)."""
+SAME_IN_EVERY_LANGUAGE = ("emoji", "autoStart", "modelConfig")
+"""Role fields that are not translated (``slug`` is how roles are matched, so it is the same).
+Objects compare as JSON values: the order of their keys does not matter."""
 
 
 def _at(document: Document, pointer: tuple[str | int, ...]) -> str:
@@ -152,7 +153,7 @@ def roles_match_index(catalog: Catalog) -> Iterator[Diagnostic]:
 
 
 def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
-    """``emoji`` and ``autoStart`` are not translated: every language file agrees on them."""
+    """``emoji``, ``autoStart`` and ``modelConfig`` are not translated: every language agrees."""
     for bundle in catalog.bundles:
         files = [bundle.files[lang] for lang in bundle.languages if lang in bundle.files]
         if len(files) < 2:
@@ -185,7 +186,13 @@ _ABSENT = object()
 
 
 def _show(role: dict[str, Any], field: str) -> str:
-    return json.dumps(role[field], ensure_ascii=False) if field in role else "absent"
+    """The value for the message; an object only by its keys, in case one holds a credential."""
+    if field not in role:
+        return "absent"
+    value = role[field]
+    if isinstance(value, dict):
+        return "an object with " + (", ".join(f'"{key}"' for key in sorted(value)) or "no keys")
+    return json.dumps(value, ensure_ascii=False)
 
 
 RULES: tuple[Rule, ...] = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
@@ -16,16 +17,18 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 if TYPE_CHECKING:
     import jsonschema
 
-from build_tools import javascript
+from build_tools import credentials, javascript
+from build_tools.credentials import is_credential_name
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.sources import Document, json_type
 
-Kind = Literal["index", "bundle", "lock"]
+Kind = Literal["index", "bundle", "lock", "allowlist"]
 
 SCHEMA_FILES: dict[Kind, str] = {
     "index": "index.schema.json",
     "bundle": "bundle.schema.json",
     "lock": "lock.schema.json",
+    "allowlist": "secrets-allowlist.schema.json",
 }
 
 
@@ -92,10 +95,23 @@ def _field(pointer: Pointer) -> str:
     return describe_pointer(pointer)
 
 
+def _in_words(pattern: str, schema: Any) -> str:
+    """What a pattern asks for: the schema's own ``description``, else the known words."""
+    described = schema.get("description") if isinstance(schema, dict) else None
+    return str(described or PATTERNS.get(pattern, "as a JavaScript regular expression"))
+
+
+def _did_you_mean(key: str, allowed: list[str]) -> list[str]:
+    """The closest known field, ignoring case and separators (``model`` -> ``chatModel``)."""
+    folded = {re.sub(r"[-_]", "", name.lower()): name for name in allowed}
+    close = difflib.get_close_matches(re.sub(r"[-_]", "", key.lower()), folded, n=1, cutoff=0.6)
+    return [folded[name] for name in close]
+
+
 def _describe(
     kind: Kind, error: jsonschema.ValidationError, data: Any
-) -> Iterator[tuple[Pointer, str, bool]]:
-    """Yield (pointer, message, at_key) for one jsonschema error."""
+) -> Iterator[tuple[Pointer, str, bool, str | None]]:
+    """Yield (pointer, message, at_key, rule) per jsonschema error; rule ``None``: by keyword."""
     pointer: Pointer = tuple(error.absolute_path)
     prefix = where(kind, data, pointer)
     field = _field(pointer)
@@ -108,30 +124,39 @@ def _describe(
         yield (
             (*pointer, instance),
             f'{prefix}"{field}" has key {json.dumps(instance, ensure_ascii=False)}; keys must '
-            f"match {javascript.ID_SOURCE} ({PATTERNS[javascript.ID_SOURCE]})",
+            f"match {expected} ({_in_words(expected, details)})",
             True,
+            None,
         )
         return
     if keyword == "additionalProperties" and expected is False:
         allowed = sorted(details.get("properties", {}))
         for key in sorted(k for k in instance if k not in allowed):
-            hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if is_credential_name(key):
+                yield (
+                    (*pointer, key),
+                    f'{prefix}"{key}" is named like a credential: {credentials.ADVICE}',
+                    True,
+                    "credential-field",
+                )
+                continue
+            hint = _did_you_mean(key, allowed)
             suggestion = (
                 f' (did you mean "{hint[0]}"?)' if hint else f" (known: {', '.join(allowed)})"
             )
-            yield (*pointer, key), f'{prefix}unknown field "{key}"{suggestion}', True
+            yield (*pointer, key), f'{prefix}unknown field "{key}"{suggestion}', True, None
         return
     if keyword == "required":
         for key in expected:
             if key not in instance:
-                yield pointer, f'{prefix}required field "{key}" is missing', False
+                yield pointer, f'{prefix}required field "{key}" is missing', False, None
         return
     if keyword == "type":
         names = expected if isinstance(expected, list) else [expected]
         wanted = " or ".join(
             "null" if n == "null" else f"a{'n' if n[0] in 'aeiou' else ''} {n}" for n in names
         )
-        yield pointer, f'{prefix}"{field}" must be {wanted}, not {json_type(instance)}', False
+        yield pointer, f'{prefix}"{field}" must be {wanted}, not {json_type(instance)}', False, None
         return
     if keyword == "const":
         yield (
@@ -139,28 +164,36 @@ def _describe(
             f'{prefix}"{field}" must be {json.dumps(expected)}, found '
             f"{json.dumps(instance, ensure_ascii=False)} (rolecat knows schema version 1 only)",
             False,
+            None,
         )
         return
     if keyword == "pattern":
         if expected == "\\S":
-            yield pointer, f'{prefix}"{field}" must not be empty', False
+            yield pointer, f'{prefix}"{field}" must not be empty', False, None
         else:
             yield (
                 pointer,
                 f'{prefix}"{field}" is {json.dumps(instance, ensure_ascii=False)}; it must match '
-                f"{expected} ({PATTERNS.get(expected, 'as a JavaScript regular expression')})",
+                f"{expected} ({_in_words(expected, details)})",
                 False,
+                None,
             )
         return
     if keyword == "minItems":
         if pointer == ("bundles",):
-            yield pointer, "no bundles: the catalog must declare at least one bundle", False
+            yield pointer, "no bundles: the catalog must declare at least one bundle", False, None
         elif pointer and pointer[-1] == "languages":
-            yield pointer, f"{prefix}no languages: the bundle must declare at least one", False
+            message = f"{prefix}no languages: the bundle must declare at least one"
+            yield pointer, message, False, None
         else:
-            yield pointer, f'{prefix}"{field}" must not be empty', False
+            yield pointer, f'{prefix}"{field}" must not be empty', False, None
         return
-    yield pointer, f'{prefix}"{field}": {error.message}', False
+    if keyword == "minProperties":
+        known = " and/or ".join(f'"{k}"' for k in details.get("properties", {}))
+        fix = f"give {known}, or null" if known else "remove it or fill it"
+        yield pointer, f'{prefix}"{field}" is empty: {fix}', False, None
+        return
+    yield pointer, f'{prefix}"{field}": {error.message}', False, None
 
 
 def validate(kind: Kind, document: Document) -> list[Diagnostic]:
@@ -172,10 +205,9 @@ def validate(kind: Kind, document: Document) -> list[Diagnostic]:
         return []
     found: list[Diagnostic] = []
     for error in validator(kind).iter_errors(document.data):
-        for pointer, message, at_key in _describe(kind, error, document.data):
-            found.append(
-                document.diagnostic(pointer, message, f"schema-{error.validator}", at_key=at_key)
-            )
+        for pointer, message, at_key, rule in _describe(kind, error, document.data):
+            rule = rule or f"schema-{error.validator}"
+            found.append(document.diagnostic(pointer, message, rule, at_key=at_key))
     return found
 
 
@@ -201,6 +233,7 @@ _KEYWORDS = {
     "propertyNames",
     "items",
     "minItems",
+    "minProperties",
     "pattern",
     "$ref",
 }
@@ -285,6 +318,10 @@ class _ScreenCompiler:
         if "minItems" in node:
             body.append(
                 f"if isinstance(x, list) and len(x) < {int(node['minItems'])}: return False"
+            )
+        if "minProperties" in node:
+            body.append(
+                f"if isinstance(x, dict) and len(x) < {int(node['minProperties'])}: return False"
             )
         if "pattern" in node:
             search = self.constant(javascript.regex(node["pattern"]).search)

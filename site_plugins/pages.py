@@ -23,6 +23,7 @@ from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
 from site_plugins.labels import FALLBACK, labels, language_name
+from site_plugins.model_hints import hint, tier_options
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,7 @@ def _language(
         lang=language,
         language_name=language_name(language),
         bundles=bundles,
+        tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
         home_href=link.page(site_paths.home_page()),
     )
     title = f"{words['bundles']} · {language_name(language)}"
@@ -290,7 +292,6 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
     src = site_paths.bundle_page(language, bundle.id)
     link = renderer.linker(src)
     words = labels(language)
-    file = bundle.files[language]
     roles = [
         _role_summary(bundle, language, slug, version, link) for _p, slug, version in bundle.roles
     ]
@@ -304,6 +305,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
             "description": _bundle_text(bundle, "description", language),
         },
         roles=roles,
+        tiers=tier_options((role["model"] for role in roles), words),
         raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
         raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
         language_name=language_name(language),
@@ -324,7 +326,8 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         if lang in bundle.files
     }
     return SitePage(
-        src, bundle.name(language), language, html, True, file.path, _alternates(alternates)
+        src, bundle.name(language), language, html, True, bundle.files[language].path,
+        _alternates(alternates),
     )
 
 
@@ -343,7 +346,6 @@ def _role(
     file = bundle.files[language]
     found = file.role(slug)
     role: dict[str, Any] = found[1] if found else {"slug": slug}
-    model = role.get("modelConfig")
     html = renderer.later(
         "role.html",
         l=words,
@@ -356,7 +358,7 @@ def _role(
             "instructions": role.get("instructions") or "",
             "auto_start": role.get("autoStart"),
             "launch_message": role.get("launchMessage"),
-            "model": model if isinstance(model, dict) else None,
+            "model": hint(role),
             "version": show_number(version),
         },
         bundle={"id": bundle.id, "name": bundle.name(language)},
@@ -401,8 +403,8 @@ def _role_name(bundle: Bundle, language: str, slug: str) -> str:
 
 def _role_summary(
     bundle: Bundle, language: str, slug: str, version: Any, link: Linker
-) -> dict[str, str]:
-    """What a list of roles shows of one role, with a link to its page."""
+) -> dict[str, Any]:
+    """What a list of roles shows of one role, with a link to its page and its model hint."""
     found = bundle.files[language].role(slug)
     role = found[1] if found else {}
     return {
@@ -412,6 +414,7 @@ def _role_summary(
         "description": role.get("description") or "",
         "version": show_number(version),
         "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+        "model": hint(role),
     }
 
 

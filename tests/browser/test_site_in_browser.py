@@ -157,3 +157,70 @@ def test_make_serve_reloads_the_browser_after_a_catalog_edit(page: Page, tmp_pat
         expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Critic", timeout=60_000)
         expect(page.locator("td.rolecat-version")).to_have_text("2")
         assert page.evaluate("window.__before_reload === undefined")
+
+
+HINTS = {
+    "writing/release-notes-writer": ("lite", "lite"),
+    "engineering/test-engineer": ("flash (written as sonnet)", "flash → lite"),
+    "engineering/incident-responder": (
+        "best: the strongest tier the deployment binds",
+        "ultra → max → pro → flash → lite",
+    ),
+    "writing/translator": ("gpt-4o-mini", "driver: openai"),
+    "engineering/code-reviewer": ("server default", None),
+}
+
+
+def test_role_pages_show_the_model_hint(page: Page, our_url: str) -> None:
+    """A tier with its chain, an alias as its tier, best, a model key with its driver, none."""
+    for path, (shown, second) in HINTS.items():
+        page.goto(f"{our_url}en/{path}/")
+        cell = page.locator("td.rolecat-model")
+        expect(cell.locator(".rolecat-model-hint")).to_have_text(shown)
+        lines = cell.inner_text().splitlines()
+        assert lines == [shown] + ([second] if second else []), path
+    page.goto(f"{our_url}ru/engineering/test-engineer/")
+    expect(page.locator("td.rolecat-model .rolecat-model-hint")).to_have_text(
+        "flash (записано как sonnet)"
+    )
+
+
+def visible_roles(page: Page, items: str) -> list[str]:
+    names = page.locator(f"{items}:visible a:not([hreflang]) .rolecat-name")
+    return [text.strip() for text in names.all_inner_texts()]
+
+
+def test_bundle_page_narrows_roles_by_tier(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}en/engineering/")
+    table = "#rolecat-roles tbody tr"
+    everyone = ["Code Reviewer", "Test Engineer", "Incident Responder"]
+    expect(page.locator(table)).to_have_count(3)
+    assert visible_roles(page, table) == everyone
+    cells = page.locator("#rolecat-roles td.rolecat-tier-cell").all_inner_texts()
+    assert cells == ["server default", "flash", "best"]
+    control = page.get_by_label("Model tier")
+    expect(control).to_be_visible()
+    assert control.locator("option").all_inner_texts() == ["all", "flash", "best", "server default"]
+    control.select_option("flash")
+    expect(page.locator(f"{table}:visible")).to_have_count(1)
+    assert visible_roles(page, table) == ["Test Engineer"]
+    control.select_option("")
+    expect(page.locator(f"{table}:visible")).to_have_count(3)
+
+
+def test_language_page_lists_every_role_with_its_tier_and_narrows(page: Page, our_url: str) -> None:
+    page.goto(f"{our_url}ru/")
+    table = "#rolecat-language-roles li[data-rolecat-item]"
+    expect(page.locator(table)).to_have_count(6)
+    control = page.get_by_label("Уровень модели")
+    assert control.locator("option").all_inner_texts() == [
+        "все", "flash", "lite", "best", "своя модель", "по умолчанию сервера"
+    ]  # fmt: skip
+    control.select_option("default")
+    assert visible_roles(page, table) == ["Ревьюер кода", "Технический писатель"]
+    control.select_option("model")
+    row = page.locator(f"{table}:visible")
+    expect(row).to_have_count(1)
+    expect(row.locator(".rolecat-tier-cell")).to_have_text("gpt-4o-mini")
+    control.select_option("lite")
+    assert len(visible_roles(page, table)) == 1

@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 
 from build_tools import wire
 from build_tools.check import check_catalog, update_lock
+from build_tools.model_tiers import ALIASES, BEST, TIER_ORDER
 from build_tools.sources import MAX_FILE_BYTES
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
@@ -27,6 +28,11 @@ texts = st.builds(
     _any_text,
 )
 optional = st.none() | texts
+model_words = st.sampled_from([*TIER_ORDER, *ALIASES, BEST, "Opus"]) | texts
+# The same in every language of a role; at least one of its two fields.
+model_configs = st.fixed_dictionaries({"chatModel": model_words}, optional={"driver": texts}) | (
+    st.fixed_dictionaries({"driver": texts}, optional={"chatModel": model_words})
+)
 
 
 @st.composite
@@ -63,6 +69,7 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                 for k, v in {
                     "emoji": draw(st.none() | st.sampled_from(["🧭", "🔎", "✍️", "🇷🇺"])),
                     "autoStart": draw(st.none() | st.booleans()),
+                    "modelConfig": draw(st.none() | model_configs),
                 }.items()
                 if v is not None
             }
@@ -77,11 +84,6 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                     role_value["description"] = draw(st.text(max_size=20))
                 if draw(st.booleans()):
                     role_value["launchMessage"] = draw(optional)
-                if draw(st.booleans()):
-                    role_value["modelConfig"] = draw(
-                        st.none()
-                        | st.fixed_dictionaries({}, optional={"driver": texts, "chatModel": texts})
-                    )
                 roles.append(role_value)
             draw(st.randoms()).shuffle(roles)
             files[f"bundles/{bundle_id}/{lang}.json"] = {

@@ -1,0 +1,356 @@
+"""The secret scan: every string the site would publish, read for credentials before it builds.
+
+The verdict is detect-secrets' (Yelp's maintained scanner) through its ad-hoc ``scan_line``, with
+its high-confidence detectors only (provider keys and tokens, private keys, credentials in URLs,
+JSON Web Tokens) and its usual heuristic filters. Its entropy and keyword detectors are left out:
+on prompts, which are prose, they flag words. Nothing is ever verified over the network.
+
+detect-secrets runs a few dozen regular expressions per line: over the prompts of a large catalog
+(80 MB) that takes many times longer than reading and hashing them. A screen goes first. Every
+credential of the kinds those detectors know (their formats are fixed: a GitHub token is 40
+characters, an AWS access key 20) is a run of at least :data:`RUN` characters drawn from letters,
+digits and ``_-+/=.\\``, except a URL's ``user:password@`` and a private key's ``BEGIN … PRIVATE
+KEY`` line, which have screens of their own; shorter strings that the detectors' patterns also
+match (``xoxb-1-a``) are no credentials. The screen finds such runs with two C-speed passes
+over each string (map every character to token or not, then look for :data:`RUN` tokens in a
+row); only lines holding one reach the detectors' own patterns, and only lines those match reach
+detect-secrets, which is imported then: a clean catalog never loads it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
+
+from build_tools.catalog import Bundle
+from build_tools.credentials import ADVICE
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.sources import Document
+
+DETECTORS: tuple[str, ...] = (
+    "AWSKeyDetector",
+    "AzureStorageKeyDetector",
+    "BasicAuthDetector",
+    "DiscordBotTokenDetector",
+    "GitHubTokenDetector",
+    "GitLabTokenDetector",
+    "JwtTokenDetector",
+    "MailchimpDetector",
+    "NpmDetector",
+    "OpenAIDetector",
+    "PrivateKeyDetector",
+    "PypiTokenDetector",
+    "SendGridDetector",
+    "SlackDetector",
+    "SquareOAuthDetector",
+    "StripeDetector",
+    "TelegramBotTokenDetector",
+)
+"""detect-secrets plugins whose patterns name a provider's credential format exactly."""
+
+FILTERS: tuple[str, ...] = tuple(
+    f"detect_secrets.filters.heuristic.{name}"
+    for name in (
+        "is_sequential_string",
+        "is_potential_uuid",
+        "is_likely_id_string",
+        "is_templated_secret",
+        "is_prefixed_with_dollar_sign",
+        "is_indirect_reference",
+        "is_not_alphanumeric_string",
+    )
+)
+"""detect-secrets' default filters that apply to text (``ABCDEF…``, ``<password>``, ``${TOKEN}``).
+Not its inline ``pragma: allowlist secret`` comments: they would be published with the prompt."""
+
+RUN = 20
+"""The shortest run of token characters that a credential of the detectors' kinds holds."""
+
+TOKEN_CHARACTERS = string.ascii_letters + string.digits + "_-+/=.\\"
+"""A backslash counts: an escape in a JSON or YAML source never splits a run."""
+
+_TABLE = bytes(0x61 if chr(i) in TOKEN_CHARACTERS else 0x20 for i in range(256))
+_RUN_BYTES = b"a" * RUN
+
+
+def _guarded(text: str) -> bool:
+    """The two credentials that are no run: a password in a URL, a private key's first line."""
+    return ("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)
+
+
+def suspect(text: str) -> bool:
+    """Whether the detectors could find anything in ``text``; never false where they would.
+
+    Other scripts are dropped first: that only joins runs, never splits one, and keeps every
+    newline. Then each byte becomes ``a`` for a token character, a space for any other."""
+    data = text.encode("ascii") if text.isascii() else text.encode("ascii", "ignore")
+    return _RUN_BYTES in data.translate(_TABLE) or _guarded(text)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One credential in a string: what it is and where; never the credential itself."""
+
+    kind: str
+    """detect-secrets' name for it, e.g. ``GitHub Token``."""
+    start: int
+    """Where the text the detector matched starts in the string..."""
+    end: int
+    """... and where it ends."""
+    digest: str
+    """SHA-256 of the matched text: how an allowlist entry names it."""
+
+
+def scan_text(text: str) -> list[Finding]:
+    """Every credential the detectors find in ``text``, line by line (their unit), in order."""
+    # suspect(), inlined: nearly every string of a catalog ends here.
+    data = text.encode("ascii") if text.isascii() else text.encode("ascii", "ignore")
+    runs = data.translate(_TABLE)
+    at = runs.find(_RUN_BYTES)
+    if at < 0 and not (("@" in text and "://" in text) or ("V" in text and "PRIVATE KEY" in text)):
+        return []
+    numbers: set[int] = set()
+    while at >= 0:  # the line of each run, counted in the same bytes
+        numbers.add(data.count(b"\n", 0, at))
+        end = data.find(b"\n", at)
+        at = -1 if end < 0 else runs.find(_RUN_BYTES, end)
+    lines = text.split("\n")
+    if _guarded(text):
+        numbers.update(n for n, line in enumerate(lines) if _guarded(line))
+    found = []
+    start = number = 0
+    for wanted in sorted(numbers):
+        start += sum(map(len, lines[number:wanted])) + wanted - number
+        number = wanted
+        regions = list(_regions(lines[wanted]))
+        if regions:
+            found += [
+                Finding(kind, start + begin, start + end, digest)
+                for kind, begin, end, digest in _detector().scan(lines[wanted], regions)
+            ]
+    return found
+
+
+_FOLDED = "\u0130\u0131\u017f\u212a"
+"""The letters besides ASCII ones that ``[a-z]`` matches under IGNORECASE (U+0130, U+0131,
+U+017F, U+212A)."""
+
+
+def _regions(line: str) -> Iterator[str]:
+    """Where in a line the detectors could match. Mostly each word (between spaces and tabs)
+    holding a run, with the character after it; the whole line where a pattern reaches across
+    words (AWS's secret key after ``aws``, npm's ``_authToken``), has no run (a password in a
+    URL, a private key), or could match letters the screen drops."""
+    lowered = line.lower()
+    if (
+        "aws" in lowered
+        or "_authtoken" in lowered
+        or _guarded(line)
+        or (not line.isascii() and any(letter in line for letter in _FOLDED))
+    ):
+        yield line
+        return
+    runs = line.encode("ascii", "replace").translate(_TABLE)  # a byte per character
+    at = runs.find(_RUN_BYTES)
+    while at >= 0:
+        begin = max(line.rfind(" ", 0, at), line.rfind("\t", 0, at)) + 1
+        ends = [end for end in (line.find(" ", at), line.find("\t", at)) if end >= 0]
+        end = min(ends, default=len(line))
+        yield line[begin : end + 1]
+        at = runs.find(_RUN_BYTES, end)
+
+
+class _Detector:
+    """detect-secrets, loaded when needed: its plugins' patterns as a gate, then its verdict."""
+
+    def __init__(self) -> None:
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+        classes: Any = get_mapping_from_secret_type_to_class().values()
+        plugins: dict[str, Any] = {plugin.__name__: plugin for plugin in classes}
+        self.plugins = [plugins[name] for name in DETECTORS]
+        flags = ((re.IGNORECASE, "i"), (re.VERBOSE, "x"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
+        self.gate = re.compile(
+            "|".join(
+                f"(?{''.join(letter for flag, letter in flags if pattern.flags & flag)}:"
+                f"{pattern.pattern})"
+                for plugin in self.plugins
+                for pattern in plugin.denylist
+            )
+        )
+        self.settings = {
+            "plugins_used": [{"name": name} for name in DETECTORS],
+            "filters_used": [{"path": path} for path in FILTERS],
+        }
+
+    def scan(self, line: str, regions: list[str]) -> list[tuple[str, int, int, str]]:
+        """(kind, start, end, digest) of each credential detect-secrets reports on one line,
+        asked only where the detectors' own patterns match one of its ``regions``."""
+        if not any(self.gate.search(region) for region in regions):
+            return []
+        from detect_secrets.core.scan import scan_line
+        from detect_secrets.settings import transient_settings
+
+        with transient_settings(self.settings):
+            verdict = {(secret.type, secret.secret_value) for secret in scan_line(line)}
+        found = []
+        for plugin in self.plugins:
+            if not any(kind == plugin.secret_type for kind, _ in verdict):
+                continue
+            for pattern in plugin.denylist:
+                for match in pattern.finditer(line):
+                    values = [g for g in match.groups() if g] or [match.group()]
+                    if any((plugin.secret_type, value) in verdict for value in values):
+                        digest = hashlib.sha256(match.group().encode("utf-8")).hexdigest()
+                        found.append((plugin.secret_type, match.start(), match.end(), digest))
+        return sorted(set(found), key=lambda item: item[1])
+
+
+@cache
+def _detector() -> _Detector:
+    return _Detector()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A finding in the catalog: the string it is in, and whose string that is."""
+
+    finding: Finding
+    document: Document
+    pointer: Pointer
+    text: str
+    where: str
+    """Whose string, for the message: ``role "x": "instructions"``."""
+    slug: str | None
+    """The role, which an allowlist entry can name; ``None`` for a bundle's texts."""
+    instructions_file: str | None = None
+    """The catalog-relative instruction file the string was read from, if any."""
+
+
+class SecretScan:
+    """Collects the findings of every published string, one document at a time."""
+
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+
+    def bundle(self, bundle: Bundle) -> None:
+        for file in bundle.files.values():
+            self.bundle_file(file.document)
+
+    def bundle_file(self, document: Document) -> None:
+        """Every string of every role; nearly all of them stop at the screen."""
+        roles = document.data.get("roles")
+        from_files = {position: path for path, position in document.inlined.items()}
+        for position, role in enumerate(roles if isinstance(roles, list) else []):
+            if not isinstance(role, dict):
+                continue
+            for key, value in role.items():
+                if isinstance(value, str):
+                    found = scan_text(value)
+                    if found:
+                        path = from_files.get(position) if key == "instructions" else None
+                        self._add(found, document, ("roles", position, key), value, path)
+                elif isinstance(value, (dict, list)):  # modelConfig
+                    for pointer, text in _strings(value, ("roles", position, key)):
+                        self._add(scan_text(text), document, pointer, text, None)
+
+    def index(self, document: Document) -> None:
+        for pointer, text in _strings(document.data, ()):
+            self._add(scan_text(text), document, pointer, text, None)
+
+    def _add(
+        self,
+        found: list[Finding],
+        document: Document,
+        pointer: Pointer,
+        text: str,
+        instructions_file: str | None,
+    ) -> None:
+        if not found:
+            return
+        # A role in a bundle file, or a bundle in the index: ("roles" | "bundles", n, field...).
+        kind, position = pointer[0], pointer[1] if len(pointer) > 2 else None
+        owner = document.data[kind][position] if isinstance(position, int) else None
+        field = describe_pointer(pointer[2:] if isinstance(owner, dict) else pointer)
+        slug = owner.get("slug") if kind == "roles" and isinstance(owner, dict) else None
+        slug = slug if isinstance(slug, str) else None
+        if slug is not None:
+            where = f'role "{slug}": "{field}"'
+        elif isinstance(owner, dict) and isinstance(owner.get("id"), str):
+            where = f'bundle "{owner["id"]}": "{field}"'
+        else:
+            where = f'"{describe_pointer(pointer)}"'
+        for finding in found:
+            self.hits.append(Hit(finding, document, pointer, text, where, slug, instructions_file))
+
+
+def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*pointer, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from _strings(item, (*pointer, position))
+
+
+def diagnose(hit: Hit, allowlist_file: str) -> Diagnostic:
+    """The finding as one line: file, line and column of the credential, whose string, the kind
+    of credential and what to do; never the credential."""
+    finding = hit.finding
+    if hit.slug is None:
+        fix = "a bundle's texts cannot be allowed: reword it"
+    else:
+        entry = f'"{hit.slug}": {{"{finding.digest}": "<why>"}}'
+        fix = f"if it is not a credential, allow it in {allowlist_file}: {entry}"
+    where = hit.where
+    if hit.instructions_file is None:
+        path = hit.document.path
+        line, col = _locate(hit)
+    else:
+        path = hit.instructions_file
+        line, col = _line_col(hit.text, finding.start)
+        where = f'role "{hit.slug}": its instructions file (named in {hit.document.path})'
+    message = f"{where} holds a credential ({finding.kind}); {ADVICE}; {fix}"
+    return Diagnostic(path, line, col, message, "secret", hit.pointer)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _locate(hit: Hit) -> tuple[int, int]:
+    """Where the credential stands in the source: found verbatim inside the string's source text
+    (up to a JSON string's closing quote, or to the next role); else where the string starts."""
+    document, finding = hit.document, hit.finding
+    source = document.raw.decode("utf-8")
+    starts = [0, *(match.end() for match in re.finditer("\n", source))]
+    value = document.position(hit.pointer)
+    begin = starts[value.line - 1] + value.col - 1
+    end = len(source)
+    if len(hit.pointer) > 1 and isinstance(hit.pointer[1], int):
+        following = document.position((hit.pointer[0], hit.pointer[1] + 1))
+        next_role = starts[following.line - 1] + following.col - 1
+        end = next_role if next_role > begin else end
+    if source.startswith('"', begin):
+        # A YAML double-quoted string may not read as JSON: then up to the next role.
+        with contextlib.suppress(ValueError):
+            end = min(end, scanstring(source, begin + 1)[1])
+    matched = hit.text[finding.start : finding.end]
+    at = begin - 1
+    for _ in range(hit.text.count(matched, 0, finding.start) + 1):
+        at = source.find(matched, at + 1, end)
+        if at < 0:
+            return value.line, value.col
+    line = bisect.bisect_right(starts, at)
+    return line, at - starts[line - 1] + 1

@@ -1,0 +1,46 @@
+"""A role's model hint as the page templates show it (``templates/pages/_model.html``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+from build_tools.model_tiers import BEST, FILTER_ORDER, model_hint
+
+
+def hint(role: dict[str, Any]) -> dict[str, Any]:
+    """The role's ``modelConfig`` read as a tier: plain values, for the templates and the memo.
+
+    Shared, never to be changed: a large catalog has few distinct hints and many pages that
+    show one, all held until they are written."""
+    config = role.get("modelConfig")
+    if not isinstance(config, dict):
+        return _hint(None, None)
+    driver, written = config.get("driver"), config.get("chatModel")
+    return _hint(
+        driver if isinstance(driver, str) else None, written if isinstance(written, str) else None
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _hint(driver: str | None, written: str | None) -> dict[str, Any]:
+    found = model_hint({"driver": driver, "chatModel": written})
+    return {
+        "kind": found.kind,
+        "label": found.label,
+        "written": found.written,
+        "chain": list(found.chain),
+        "driver": found.driver,
+        "filter": found.filter_key,
+    }
+
+
+def tier_options(hints: Iterable[dict[str, Any]], words: dict[str, str]) -> list[dict[str, str]]:
+    """What a page's tier control offers: the tiers its roles ask for, strongest first; nothing
+    when they all ask for the same."""
+    present = {h["filter"] for h in hints}
+    if len(present) < 2:
+        return []
+    names = {BEST: BEST, "model": words["model_key"], "default": words["model_default"]}
+    return [{"value": key, "label": names.get(key, key)} for key in FILTER_ORDER if key in present]
