@@ -92,6 +92,7 @@ def translation_stub(role: dict[str, Any], language: str) -> dict[str, Any]:
 def new_role(root: Path, slug: str, bundle_id: str) -> Scaffold:
     """The role in the bundle's index entry at version 1, and a skeleton in each language file."""
     catalog, problems = _open(root)
+    _refuse_name(slug, "slug", reserved=False)
     bundle = _bundle(catalog, bundle_id)
     _refuse_broken(catalog, bundle, problems)
     for other in catalog.bundles:
@@ -158,8 +159,8 @@ def add_language(root: Path, language: str, bundle_id: str) -> Scaffold:
     _refuse_name(language, "language")
     if language in bundle.languages:
         raise ScaffoldError(f'bundle "{bundle_id}" already has language "{language}"')
-    _refuse_broken(catalog, bundle, problems)
     _refuse_existing(root, bundle_id, [language])
+    _refuse_broken(catalog, bundle, problems)
     source_language = bundle.languages[0]
     reference = bundle.files[source_language]
     index = _source(root, catalog.index.path)
@@ -214,12 +215,13 @@ def _bundle(catalog: Catalog, bundle_id: str) -> Bundle:
     )
 
 
-def _refuse_name(name: str, what: str) -> None:
+def _refuse_name(name: str, what: str, *, reserved: bool = True) -> None:
+    """Ids the server builds URLs from; bundle ids and languages are also site paths."""
     if not ID_PATTERN.match(name) or name.endswith("\n"):
         raise ScaffoldError(
             f"{what} {name!r} must match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)"
         )
-    if name in RESERVED:
+    if reserved and name in RESERVED:
         raise ScaffoldError(
             f'{what} "{name}" is reserved on the site (/{name}/ holds {RESERVED[name]})'
         )
