@@ -526,7 +526,7 @@ def _scaffold(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(diagnostic, file=out)
         print(f"rolecat: {error.message}; nothing was changed", file=err)
         return EXIT_PROBLEMS
-    for line in done.done:
+    for line in done:
         print(line, file=out)
     if args.command == "new" and args.kind == "bundle":
         print(

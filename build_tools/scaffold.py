@@ -15,7 +15,7 @@ import copy
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
@@ -52,13 +52,6 @@ class ScaffoldError(Exception):
         self.diagnostics = diagnostics or []
 
 
-@dataclass
-class Scaffold:
-    """What a scaffold did, one line per file."""
-
-    done: list[str] = field(default_factory=list)
-
-
 def todo(what: str) -> str:
     """A placeholder: ``what`` tells the person what to write instead."""
     return f"{PLACEHOLDER} {what}"
@@ -89,10 +82,13 @@ def translation_stub(role: dict[str, Any], language: str) -> dict[str, Any]:
 # --- the scaffolds
 
 
-def new_role(root: Path, slug: str, bundle_id: str) -> Scaffold:
-    """The role in the bundle's index entry at version 1, and a skeleton in each language file."""
-    catalog, problems = _open(root)
+def new_role(root: Path, slug: str, bundle_id: str) -> list[str]:
+    """The role in the bundle's index entry at version 1, and a skeleton in each language file.
+
+    Returns what was done, one line per file; raises :class:`ScaffoldError`, writing nothing.
+    """
     _refuse_name(slug, "slug", reserved=False)
+    catalog, problems = _open(root)
     bundle = _bundle(catalog, bundle_id)
     _refuse_broken(catalog, bundle, problems)
     for other in catalog.bundles:
@@ -111,15 +107,15 @@ def new_role(root: Path, slug: str, bundle_id: str) -> Scaffold:
     done = [f'{index.path}: role "{slug}" added to bundle "{bundle_id}" at version 1']
     done += [f'{file.path}: a skeleton of role "{slug}" added' for file in edits[1:]]
     _write(root, edits, {})
-    return Scaffold(done)
+    return done
 
 
-def new_bundle(root: Path, bundle_id: str, languages: list[str]) -> Scaffold:
+def new_bundle(root: Path, bundle_id: str, languages: list[str]) -> list[str]:
     """A bundle entry in the index, and an empty file for each of its languages."""
-    catalog, problems = _open(root)
     _refuse_name(bundle_id, "bundle id")
     for language in languages:
         _refuse_name(language, "language")
+    catalog, problems = _open(root)
     if any(b.id == bundle_id for b in catalog.bundles):
         raise ScaffoldError(f'bundle "{bundle_id}" already exists in {catalog.index.path}')
     _refuse_problems([d for d in problems if d.file == catalog.index.path])
@@ -145,18 +141,18 @@ def new_bundle(root: Path, bundle_id: str, languages: list[str]) -> Scaffold:
     }
     _write(root, [index], created)
     done = [f'{index.path}: bundle "{bundle_id}" added ({", ".join(languages)})']
-    return Scaffold(done + [f"{path}: created" for path in created])
+    return done + [f"{path}: created" for path in created]
 
 
-def add_language(root: Path, language: str, bundle_id: str) -> Scaffold:
+def add_language(root: Path, language: str, bundle_id: str) -> list[str]:
     """The language in the bundle's entry, a file of translation stubs, every version bumped.
 
     The stubs copy the bundle's first language; a new language changes every role's content,
     so each role's version goes up by one.
     """
+    _refuse_name(language, "language")
     catalog, problems = _open(root)
     bundle = _bundle(catalog, bundle_id)
-    _refuse_name(language, "language")
     if language in bundle.languages:
         raise ScaffoldError(f'bundle "{bundle_id}" already has language "{language}"')
     _refuse_existing(root, bundle_id, [language])
@@ -165,14 +161,14 @@ def add_language(root: Path, language: str, bundle_id: str) -> Scaffold:
     reference = bundle.files[source_language]
     index = _source(root, catalog.index.path)
     index.append((*bundle.pointer, "languages"), language)
-    for key, what in (("name", "name"), ("description", "description")):
+    for key in ("name", "description"):
         texts = bundle.entry.get(key)
         if isinstance(texts, dict):
             original = texts.get(source_language)
             text = (
                 todo(f"translate into {language}: {original}")
                 if isinstance(original, str)
-                else todo(f"write the bundle's {what} in {language}")
+                else todo(f"write the bundle's {key} in {language}")
             )
             index.add_member((*bundle.pointer, key), language, text)
     bumped = []
@@ -188,13 +184,11 @@ def add_language(root: Path, language: str, bundle_id: str) -> Scaffold:
     path = _bundle_file(bundle_id, language, format_of(reference.path))
     content = {"schemaVersion": 1, "language": language, "roles": roles}
     _write(root, [index], {path: dump(content, format_of(path), readable=True)})
-    return Scaffold(
-        [
-            f'{index.path}: language "{language}" added to bundle "{bundle_id}"'
-            + (f"; versions bumped: {', '.join(bumped)}" if bumped else ""),
-            f"{path}: created, a translation stub of every role (from {reference.path})",
-        ]
-    )
+    return [
+        f'{index.path}: language "{language}" added to bundle "{bundle_id}"'
+        + (f"; versions bumped: {', '.join(bumped)}" if bumped else ""),
+        f"{path}: created, a translation stub of every role (from {reference.path})",
+    ]
 
 
 def _open(root: Path) -> tuple[Catalog, list[Diagnostic]]:
