@@ -292,6 +292,7 @@ class _Source:
         self.text = raw.decode("utf-8")
         self.expected = parse(path, raw)
         self.edits: list[tuple[int, int, str]] = []
+        self.newline = "\r\n" if "\r\n" in self.text else "\n"
 
     def append(self, pointer: Pointer, value: Any) -> None:
         """Add ``value`` at the end of the array at ``pointer``."""
@@ -314,7 +315,7 @@ class _Source:
         # From the end, so each edit's offsets still hold; edits at one offset keep their order.
         ordered = sorted(enumerate(self.edits), key=lambda e: (e[1][0], e[0]), reverse=True)
         for _, (start, end, new) in ordered:
-            text = text[:start] + new + text[end:]
+            text = text[:start] + new.replace("\n", self.newline) + text[end:]
         raw = text.encode("utf-8")
         try:
             found = parse(self.path, raw)

@@ -283,6 +283,41 @@ def test_json_indentation_is_kept(catalog: Catalog) -> None:
     )
 
 
+@pytest.mark.parametrize("format", ["json", "yaml"])
+def test_windows_line_endings_are_kept(catalog: Catalog, format: str) -> None:
+    if format == "yaml":
+        assert convert_catalog(catalog.root, "yaml").diagnostics == []
+    for relpath, text in sources(catalog.root).items():
+        (catalog.root / relpath).write_bytes(text.replace("\n", "\r\n").encode())
+    assert (
+        run("new", "role", "reviewer", "--bundle", "beta", "--catalog", str(catalog.root)).code == 0
+    )
+    assert run("add-language", "de", "--bundle", "beta", "--catalog", str(catalog.root)).code == 0
+    for relpath in ("index", "bundles/beta/en"):
+        raw = (catalog.root / f"{relpath}.{format}").read_bytes()
+        assert raw.count(b"\n") == raw.count(b"\r\n") > 0, relpath
+
+
+def test_a_json_file_on_one_line_stays_on_one_line(catalog: Catalog) -> None:
+    for relpath in sources(catalog.root):
+        path = catalog.root / relpath
+        path.write_text(json.dumps(json.loads(path.read_text()), ensure_ascii=False))
+    assert (
+        run("new", "role", "reviewer", "--bundle", "beta", "--catalog", str(catalog.root)).code == 0
+    )
+    assert (
+        run("new", "bundle", "gamma", "--languages", "en", "--catalog", str(catalog.root)).code == 0
+    )
+    assert run("new", "role", "g", "--bundle", "gamma", "--catalog", str(catalog.root)).code == 0
+    index = (catalog.root / "index.json").read_text()
+    assert "\n" not in index
+    assert '{"slug": "three", "version": 2}, {"slug": "reviewer", "version": 1}]' in index
+    assert '"roles": [{"slug": "g", "version": 1}]}]}' in index
+    fill_in(catalog.root)
+    assert check(catalog.root, "--fix").code == 0
+    assert run("check", "--catalog", str(catalog.root)).out == "OK\n"
+
+
 def test_new_files_follow_the_format_of_the_bundle_files(catalog: Catalog) -> None:
     """A catalog whose index is JSON and its bundles YAML: new bundle files are YAML."""
     assert convert_catalog(catalog.root, "yaml").diagnostics == []
