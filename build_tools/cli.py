@@ -545,7 +545,10 @@ def run() -> None:
     Exits without tearing down the interpreter: freeing a large catalog object by object takes
     longer than the check itself (mypy exits the same way for the same reason).
     """
-    code = main()
-    sys.stdout.flush()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (`rolecat check | head`): no traceback
+        code = EXIT_PROBLEMS
     sys.stderr.flush()
     os._exit(code)

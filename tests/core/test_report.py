@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -269,3 +270,21 @@ def test_github_a_lock_outside_the_catalog_is_placed_where_it_is(
 def test_github_ok_prints_no_command(catalog: Catalog) -> None:
     result = catalog.check("--format", "github")
     assert (result.code, result.out, result.err) == (0, "", "OK\n")
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(catalog: Catalog) -> None:
+    """``rolecat check --format github | head -1`` on a catalog with many problems."""
+    catalog.files["alpha", "en"]["roles"][0].update({f"extra{n}": n for n in range(3000)})
+    catalog.write()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "build_tools", "check", "--catalog", str(catalog.root),
+         "--format", "github"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(b"::error file=")
+    process.stdout.close()  # the reader goes away with most of the output unread
+    assert process.wait(timeout=60) == 1
+    assert b"Traceback" not in process.stderr.read()
+    process.stderr.close()
