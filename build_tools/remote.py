@@ -33,7 +33,7 @@ from build_tools.catalog import (
     load_catalog,
     wire_path,
 )
-from build_tools.diagnostics import Diagnostic
+from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.formats import EXTENSIONS, Format
 from build_tools.javascript import ID_SOURCE
 from build_tools.lock import Entry, current_entries
@@ -84,10 +84,13 @@ class FetchError(OSError):
     ``missing`` when the host says it has no such file: 404, 410 or an HTML page in its place.
     """
 
-    def __init__(self, url: str, message: str, *, missing: bool = False) -> None:
+    def __init__(
+        self, url: str, message: str, rule: str = "fetch", *, missing: bool = False
+    ) -> None:
         super().__init__(0, message)
         self.url = url
         self.message = message
+        self.rule = rule
         self.missing = missing
 
     def __str__(self) -> str:
@@ -147,11 +150,16 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
         response = connection.getresponse()
         status = response.status
         if status in REDIRECT_STATUSES:
-            raise FetchError(url, _redirect_message(url, status, response.getheader("Location")))
+            raise FetchError(
+                url,
+                _redirect_message(url, status, response.getheader("Location")),
+                "fetch-redirect",
+            )
         if not 200 <= status < 300:
             raise FetchError(
                 url,
                 f"HTTP {status} {response.reason}: the server refuses non-2xx answers",
+                "fetch-status",
                 missing=status in MISSING_STATUSES,
             )
         declared = _content_length(response.getheader("Content-Length"))
@@ -160,6 +168,7 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
                 url,
                 f"Content-Length is {declared:,} bytes; the server refuses files over "
                 f"{max_bytes:,} bytes",
+                "fetch-too-large",
             )
         chunks = []
         while True:
@@ -174,6 +183,7 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
                     f"body is over {max_bytes:,} bytes (stopped reading at {received:,}"
                     f"{'' if declared is None else f'; Content-Length said {declared:,}'}); "
                     "the server counts the bytes as they arrive and refuses the file",
+                    "fetch-too-large",
                 )
         if expired.is_set():
             raise _timed_out(url, timeout, received)
@@ -182,6 +192,7 @@ def fetch(url: str, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_FILE_
                 url,
                 "connection closed before the whole body arrived "
                 f"({received:,} of {declared:,} declared bytes)",
+                "fetch-incomplete",
             )
         return Fetched(url, b"".join(chunks), response.getheader("Content-Type") or "")
     except FetchError:
@@ -208,6 +219,7 @@ def _timed_out(url: str, timeout: float, received: int) -> FetchError:
         url,
         f"timed out after {timeout:g} s with {received:,} body bytes received; the server gives "
         f"up on a request (connect, headers and body together) after {TIMEOUT_SECONDS:g} s",
+        "fetch-timeout",
     )
 
 
@@ -295,12 +307,15 @@ class RemoteSource:
                 f"{self.base}/…",
                 f"refused to build a URL for {relpath!r}: bundle ids and languages must match "
                 f"{ID_SOURCE}",
+                "fetch-refused-url",
             )
         url = self.url(relpath)
         try:
             fetched = fetch(url, self.timeout)
             if _HTML.match(fetched.body):
-                raise FetchError(url, _html_message(fetched, self.format), missing=True)
+                raise FetchError(
+                    url, _html_message(fetched, self.format), "fetch-html", missing=True
+                )
         except FetchError as error:
             self.failures[relpath] = error
             raise
@@ -332,6 +347,12 @@ class Problem:
     line: int
     col: int
     message: str
+    rule: str = "fetch"
+    pointer: Pointer = ()
+
+    def diagnostic(self) -> Diagnostic:
+        """The same problem as every other: its file is the URL (how ``--format`` shows it)."""
+        return Diagnostic(self.url, self.line, self.col, self.message, self.rule, self.pointer)
 
     def __str__(self) -> str:
         where = f":{self.line}:{self.col}" if self.line else ""
@@ -372,11 +393,16 @@ def read_remote(base: str, timeout: float = TIMEOUT_SECONDS, format: Format = "j
     for diagnostic in sorted(set(diagnostics)):
         failure = source.failures.get(diagnostic.file)
         if failure is not None and diagnostic.rule == "unreadable":
-            problems.append(Problem(failure.url, 0, 0, failure.message))
+            problems.append(Problem(failure.url, 0, 0, failure.message, failure.rule))
         else:
             problems.append(
                 Problem(
-                    source.url(diagnostic.file), diagnostic.line, diagnostic.col, diagnostic.message
+                    source.url(diagnostic.file),
+                    diagnostic.line,
+                    diagnostic.col,
+                    diagnostic.message,
+                    diagnostic.rule,
+                    diagnostic.pointer,
                 )
             )
     return Remote(source, catalog, problems)

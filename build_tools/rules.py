@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from build_tools.catalog import Bundle, Catalog
-from build_tools.diagnostics import Diagnostic
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.schema import Kind, where
 from build_tools.sources import Document
 from build_tools.visible import invisible_text
 
@@ -195,6 +196,51 @@ def _show(role: dict[str, Any], field: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+PLACEHOLDER = "TODO(rolecat):"
+"""Marks the text ``rolecat new`` and ``rolecat add-language`` leave for a person to write.
+
+What follows it says what to write; a value holding it is an error until it is replaced, so a
+skeleton or an untranslated stub is never published.
+"""
+_PLACEHOLDER_BYTES = PLACEHOLDER.encode()
+
+
+def placeholders(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Every text still holding a scaffold's placeholder, with what to write instead."""
+    documents: list[tuple[Kind, Document]] = [("index", catalog.index)]
+    for bundle in catalog.bundles:
+        documents += [("bundle", file.document) for file in bundle.files.values()]
+    for kind, document in documents:
+        # One scan of the bytes; the values are walked only where the marker is (or where
+        # instruction files were inlined, whose text is not in the bytes).
+        if _PLACEHOLDER_BYTES not in document.raw and not document.inlined:
+            continue
+        for pointer, text in _texts(document.data, ()):
+            if PLACEHOLDER not in text:
+                continue
+            todo = text[text.index(PLACEHOLDER) + len(PLACEHOLDER) :].strip().split("\n")[0]
+            if len(todo) > 80:
+                todo = todo[:79] + "…"
+            last_index = max((i for i, s in enumerate(pointer) if isinstance(s, int)), default=-1)
+            field = describe_pointer(pointer[last_index + 1 :])
+            yield document.diagnostic(
+                pointer,
+                f'{where(kind, document.data, pointer)}"{field}" is still a placeholder: {todo}',
+                "placeholder",
+            )
+
+
+def _texts(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, (*pointer, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from _texts(item, (*pointer, position))
+
+
 RULES: tuple[Rule, ...] = (
     invisible_text,
     duplicate_bundles,
@@ -204,6 +250,7 @@ RULES: tuple[Rule, ...] = (
     file_language,
     roles_match_index,
     same_in_every_language,
+    placeholders,
 )
 
 

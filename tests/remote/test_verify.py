@@ -649,7 +649,7 @@ def test_catalog_that_a_build_refuses_cannot_be_compared(
 
     assert result.code == 1
     assert result.lines[-1] == (
-        f"cannot tell whether the deploy is current: {local} has 1 problem that a build "
+        f"{local}: cannot tell whether the deploy is current: it has 1 problem that a build "
         f"refuses (see `rolecat check --catalog {local}`)"
     )
 
