@@ -289,17 +289,26 @@ def _read_instruction_file(
     return relpath, text
 
 
+DocumentReader = Callable[
+    [CatalogSource, str, schema.Kind], tuple[Document | None, list[Diagnostic]]
+]
+"""How :func:`load_catalog` reads one file: :func:`read_document`, or a memo in front of it."""
+
+
 def load_catalog(
-    source: CatalogSource | Path, on_bundle: Callable[[Bundle], None] | None = None
+    source: CatalogSource | Path,
+    on_bundle: Callable[[Bundle], None] | None = None,
+    read: DocumentReader = read_document,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """Read the index and every declared bundle file; ``None`` when there is no usable index.
 
     ``on_bundle`` sees each bundle as soon as its files are read, while their text is still in
     the processor's caches (hashing it then is markedly faster than after reading everything).
+    ``read`` lets the history reuse what it parsed at an earlier commit.
     """
     if isinstance(source, Path):
         source = DirectorySource(source)
-    index, diagnostics = read_document(source, "index", "index")
+    index, diagnostics = read(source, "index", "index")
     if index is None:
         if not diagnostics:
             diagnostics = [
@@ -325,7 +334,7 @@ def load_catalog(
         catalog.bundles.append(bundle)
         for language in bundle.languages:
             stem = f"{BUNDLES_DIR}/{bundle_id}/{language}"
-            document, found = read_document(source, stem, "bundle")
+            document, found = read(source, stem, "bundle")
             diagnostics += found
             if document is not None and not found:
                 bundle.files[language] = BundleFile(bundle_id, language, document)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,9 @@ class Entry:
     pointer: Pointer = ()
 
 
-def bundle_hashes(bundle: Bundle) -> dict[str, str]:
+def bundle_hashes(
+    bundle: Bundle, hasher: Callable[[dict[str, dict[str, Any]]], str] = role_hash
+) -> dict[str, str]:
     """The hash of every role of one bundle, over the language files it has."""
     hashes: dict[str, str] = {}
     for _pointer, slug, _version in bundle.roles:
@@ -58,7 +61,7 @@ def bundle_hashes(bundle: Bundle) -> dict[str, str]:
             if found is not None:
                 texts[language] = found[1]
         if texts and slug not in hashes:
-            hashes[slug] = role_hash(texts)
+            hashes[slug] = hasher(texts)
     return hashes
 
 
@@ -117,6 +120,11 @@ def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
         return Lock(display, None, {}), [
             Diagnostic(display, 0, 0, f"cannot read: {error.strerror}", "unreadable")
         ]
+    return parse_lock(display, raw)
+
+
+def parse_lock(display: str, raw: bytes) -> tuple[Lock, list[Diagnostic]]:
+    """A lock from its bytes; ``display`` names it in diagnostics."""
     try:
         document = parse_json(display, raw)
     except SourceError as error:

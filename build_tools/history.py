@@ -1,0 +1,603 @@
+"""Every published version of every role, read from the catalog's git history.
+
+One ``git log`` lists, oldest first, the commits that changed the catalog (or its lock), with the
+blob of every file they added, changed or removed; one ``git cat-file --batch`` reads the blobs.
+Replaying those changes gives the catalog's files at each commit, which are checked as
+``rolecat check`` would check them: a commit whose catalog fails (a broken file, a stale lock)
+could not have been published, so it is skipped. Files unchanged since the previous commit are not
+read or parsed again, and role hashes are reused while a role's texts stay the same, so reading a
+history costs about one check per changed file, not one per commit.
+
+A role's versions are the version numbers it had, each with the commit and date it was first
+published and the content it was last published with. A shallow checkout (``git clone --depth``)
+or a catalog outside git still builds: :class:`Reach` says how far back the history goes.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+from typing import IO, Any
+
+from build_tools import schema
+from build_tools.catalog import (
+    BUNDLES_DIR,
+    Catalog,
+    CatalogSource,
+    load_catalog,
+    read_document,
+)
+from build_tools.diagnostics import Diagnostic
+from build_tools.lock import (
+    LOCK_FILE,
+    bundle_hashes,
+    changes,
+    current_entries,
+    parse_lock,
+    role_hash,
+)
+from build_tools.rules import SAME_IN_EVERY_LANGUAGE, run_rules
+from build_tools.sources import Document
+
+FIELDS = (
+    "emoji",
+    "name",
+    "description",
+    "instructions",
+    "autoStart",
+    "launchMessage",
+    "modelConfig",
+)
+"""What a version of a role shows, per language."""
+
+TRANSLATED = tuple(f for f in FIELDS if f not in (*SAME_IN_EVERY_LANGUAGE, "modelConfig"))
+"""The fields a translator writes: a change to them in one language and not another is news."""
+
+Content = dict[str, dict[str, Any]]
+"""A role's fields by language."""
+
+
+@dataclass(frozen=True)
+class Commit:
+    id: str
+    date: datetime
+    author: str
+    subject: str
+
+    @property
+    def short(self) -> str:
+        return self.id[:7]
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far back the history goes, and why not further."""
+
+    start: datetime | None = None
+    """The date of the oldest commit read."""
+    truncated: bool = False
+    """The checkout is shallow and the catalog is older than it: earlier versions are unknown."""
+    unavailable: str | None = None
+    """Why there is no history at all (no git, not a repository, never committed)."""
+    head: str | None = None
+    """The commit the history was read up to."""
+
+
+@dataclass
+class Version:
+    """One version number of a role, as published."""
+
+    number: int | float
+    bundle: str
+    content: Content
+    commit: Commit | None
+    """Where it was first published; ``None``: not committed yet (the working tree)."""
+    at_start: bool = False
+    """Already in the catalog where a truncated history starts: its date and past are unknown."""
+    removed: Commit | None = None
+    """The role left the catalog at this commit, after this version."""
+
+    @property
+    def languages(self) -> list[str]:
+        return list(self.content)
+
+
+@dataclass(frozen=True)
+class Stale:
+    """A translation that did not change when other languages did, at a version bump."""
+
+    since: Version
+    changed: tuple[str, ...]
+    """The languages that changed at ``since``."""
+
+
+@dataclass
+class RoleHistory:
+    slug: str
+    versions: list[Version]
+    """Oldest first; the same number appears again only after the role was removed."""
+
+    def previous(self, version: Version) -> Version | None:
+        position = self._position(version)
+        return self.versions[position - 1] if position > 0 else None
+
+    def stale(self, version: Version) -> dict[str, Stale]:
+        """Translations possibly out of date in ``version``, by language."""
+        return self._stale[self._position(version)]
+
+    def changed_languages(self, version: Version) -> list[str]:
+        """Languages whose translated text differs from the previous version (or is new)."""
+        previous = self.previous(version)
+        if previous is None or version.at_start:
+            return []
+        return [
+            lang
+            for lang in version.languages
+            if _translated(previous.content.get(lang)) != _translated(version.content[lang])
+        ]
+
+    def _position(self, version: Version) -> int:
+        return next(i for i, v in enumerate(self.versions) if v is version)
+
+    @cached_property
+    def _stale(self) -> list[dict[str, Stale]]:
+        """A bump that changes an up-to-date language and leaves another alone makes the other
+        stale until it changes; a stale translation catching up, or a new language, makes no
+        other stale."""
+        found: list[dict[str, Stale]] = []
+        stale: dict[str, Stale] = {}
+        for position, version in enumerate(self.versions):
+            previous = self.versions[position - 1] if position else None
+            if previous is None or version.at_start:
+                stale = {}
+            else:
+                changed = self.changed_languages(version)
+                new = [lang for lang in changed if lang not in previous.content]
+                caught_up = [lang for lang in changed if lang in stale]
+                leading = [lang for lang in changed if lang not in new and lang not in caught_up]
+                stale = {
+                    lang: why
+                    for lang, why in stale.items()
+                    if lang in version.content and lang not in changed
+                }
+                if leading:
+                    since = Stale(version, tuple(changed))
+                    for lang in version.languages:
+                        if lang not in changed and lang not in stale:
+                            stale[lang] = since
+            found.append(stale)
+        return found
+
+
+def _translated(fields: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    return None if fields is None else tuple(fields.get(name) for name in TRANSLATED)
+
+
+def changed_fields(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str]:
+    """The fields of one language that differ between two versions, in display order."""
+    old, new = old or {}, new or {}
+    return [name for name in FIELDS if old.get(name, _ABSENT) != new.get(name, _ABSENT)]
+
+
+_ABSENT = object()
+
+
+@dataclass
+class History:
+    """Every role's versions, and how far back they were read."""
+
+    reach: Reach
+    roles: dict[str, RoleHistory] = field(default_factory=dict)
+    skipped: list[Commit] = field(default_factory=list)
+    """Commits whose catalog fails its check: never published, so not versions."""
+    key: tuple[str, ...] = ()
+    """What the history was read from, to reuse it while that stays the same."""
+
+    def including(self, catalog: Catalog) -> History:
+        """This history with the catalog being built as its newest state.
+
+        A role whose version differs from its last committed one gets a version without a
+        commit; one whose content differs at the same version (an edit previewed before its bump)
+        shows that content. The committed history itself is left as it was, to be reused.
+        """
+        roles = dict(self.roles)
+        for slug, bundle, number, texts in _roles_of(catalog):
+            content = _content(texts)
+            known = roles.get(slug)
+            last = known.versions[-1] if known else None
+            if last is not None and last.removed is None and last.number == number:
+                if last.content != content or last.bundle != bundle:
+                    newest = replace(last, content=content, bundle=bundle)
+                    roles[slug] = RoleHistory(slug, [*known.versions[:-1], newest])  # type: ignore[union-attr]
+                continue
+            version = Version(number, bundle, content, None)
+            roles[slug] = RoleHistory(slug, [*(known.versions if known else []), version])
+        return History(self.reach, roles, self.skipped, self.key)
+
+
+def _roles_of(catalog: Catalog) -> Iterator[tuple[str, str, Any, dict[str, dict[str, Any]]]]:
+    """(slug, bundle id, version, role object by language) of every role, once each."""
+    seen: set[str] = set()
+    for bundle in catalog.bundles:
+        for _pointer, slug, number in bundle.roles:
+            if slug in seen:
+                continue
+            seen.add(slug)
+            texts = {}
+            for language in bundle.languages:
+                file = bundle.files.get(language)
+                found = file.role(slug) if file else None
+                if found is not None:
+                    texts[language] = found[1]
+            yield slug, bundle.id, number, texts
+
+
+def _content(texts: dict[str, dict[str, Any]]) -> Content:
+    return {
+        lang: {name: role[name] for name in FIELDS if name in role} for lang, role in texts.items()
+    }
+
+
+class HistoryUnavailable(Exception):
+    """Git cannot tell us the catalog's history; the message says why, for the pages."""
+
+
+def read_history(root: Path, lock: Path | None = None, reuse: History | None = None) -> History:
+    """The committed history of the catalog in ``root`` (and of its lock, by default inside it).
+
+    Never raises for want of history: without git, outside a repository or before the first
+    commit, the history is empty and its :class:`Reach` says why. ``reuse`` is returned as it is
+    when it was read from the same commit.
+    """
+    try:
+        repo = _Repository.find(root)
+        lock_path = repo.path_of(lock or root / LOCK_FILE)
+        key = (str(repo.top), repo.prefix, lock_path or "", repo.head)
+        if reuse is not None and reuse.key == key:
+            return reuse
+        return _Replay(repo, lock_path, key).run()
+    except HistoryUnavailable as error:
+        return History(Reach(unavailable=str(error)))
+
+
+@dataclass(frozen=True)
+class _Repository:
+    top: Path
+    prefix: str
+    """The catalog directory inside the repository: ``""`` or ``"catalog/"``."""
+    head: str
+    shallow: frozenset[str]
+    """Commits whose parents this checkout does not have."""
+
+    @classmethod
+    def find(cls, root: Path) -> _Repository:
+        out = _git(
+            root,
+            "rev-parse",
+            "--show-toplevel",
+            "--show-prefix",
+            "--is-shallow-repository",
+            "--git-path",
+            "shallow",
+        )
+        top, prefix, shallow, shallow_file = out.decode("utf-8", "replace").split("\n")[:4]
+        try:
+            head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD").decode().strip()
+        except HistoryUnavailable:
+            raise HistoryUnavailable("the repository has no commits yet") from None
+        grafts: frozenset[str] = frozenset()
+        if shallow == "true":
+            try:
+                grafts = frozenset((root / shallow_file).read_text("ascii").split())
+            except (OSError, ValueError):
+                grafts = frozenset()
+        return cls(Path(top), prefix, head, grafts)
+
+    def path_of(self, path: Path) -> str | None:
+        """``path`` relative to the repository, ``None`` when it lies outside."""
+        try:
+            return path.resolve().relative_to(self.top.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def log(self, lock: str | None) -> Iterator[tuple[Commit, list[tuple[str, str, str]]]]:
+        """Oldest first along the first-parent line: each commit that changed the catalog or the
+        lock, with ``(path, mode, blob)`` of every file it changed (blob all zeros: deleted)."""
+        paths = [self.prefix or ".", *([lock] if lock else [])]
+        out = _git(
+            self.top,
+            "--literal-pathspecs",
+            "log",
+            "-z",
+            "--reverse",
+            "--first-parent",
+            "--diff-merges=first-parent",
+            "--raw",
+            "--no-renames",
+            "--no-abbrev",
+            "--no-color",
+            "--format=%x01%H%x00%ct%x00%an%x00%s",
+            self.head,
+            "--",
+            *paths,
+        )
+        tokens = out.split(b"\0")
+        position = 0
+        while position < len(tokens):
+            token = tokens[position]
+            if not token.startswith(b"\x01"):
+                position += 1
+                continue
+            sha, when, author, subject = (
+                t.decode("utf-8", "replace") for t in tokens[position : position + 4]
+            )
+            commit = Commit(sha[1:], datetime.fromtimestamp(int(when), UTC), author, subject)
+            position += 4
+            changed = []
+            while position + 1 < len(tokens) and tokens[position].lstrip(b"\n").startswith(b":"):
+                _old_mode, mode, _old_blob, blob, _status = (
+                    tokens[position].lstrip(b"\n")[1:].decode("ascii").split(" ")
+                )
+                changed.append(
+                    (tokens[position + 1].decode("utf-8", "surrogateescape"), mode, blob)
+                )
+                position += 2
+            yield commit, changed
+
+
+def _git(cwd: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            check=False,
+            env={**os.environ, "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except FileNotFoundError:
+        raise HistoryUnavailable("git is not installed") from None
+    except OSError as error:
+        raise HistoryUnavailable(f"git cannot run: {error.strerror}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = message[0] if message else f"git {args[0]} failed"
+        if "not a git repository" in reason:
+            reason = "the catalog is not in a git repository"
+        raise HistoryUnavailable(reason.removeprefix("fatal: "))
+    return done.stdout
+
+
+class _Blobs:
+    """File contents by blob id, through one ``git cat-file --batch`` for the whole history."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+        assert process.stdin is not None and process.stdout is not None
+        self._in: IO[bytes] = process.stdin
+        self._out: IO[bytes] = process.stdout
+
+    @classmethod
+    @contextmanager
+    def open(cls, top: Path) -> Iterator[_Blobs]:
+        try:
+            process = subprocess.Popen(
+                ["git", "cat-file", "--batch"],
+                cwd=top,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as error:
+            raise HistoryUnavailable(f"git cannot run: {error.strerror}") from None
+        try:
+            yield cls(process)
+        finally:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.close()
+            process.stdout.close()
+            process.wait()
+
+    def read(self, blob: str) -> bytes:
+        self._in.write(blob.encode("ascii") + b"\n")
+        self._in.flush()
+        header = self._out.readline().split()
+        if len(header) != 3:
+            raise HistoryUnavailable(f"git cannot read object {blob} (a partial clone?)")
+        data = self._out.read(int(header[2]) + 1)
+        return data[:-1]
+
+
+_SYMLINK = "120000"
+_SYMLINK_HOPS = 8
+
+
+@dataclass
+class _Tree:
+    """The catalog's files at one commit, read from git objects (a :class:`CatalogSource`)."""
+
+    prefix: str
+    files: dict[str, tuple[str, str]]
+    """Repository path -> (mode, blob)."""
+    blobs: _Blobs
+    read_inside_log: list[str] = field(default_factory=list)
+
+    def blob(self, relpath: str) -> str | None:
+        """The blob of a catalog file, through symlinks that stay inside the catalog."""
+        path = self.prefix + relpath
+        for _ in range(_SYMLINK_HOPS):
+            entry = self.files.get(path)
+            if entry is None:
+                return None
+            mode, blob = entry
+            if mode != _SYMLINK:
+                return blob
+            target = self.blobs.read(blob).decode("utf-8", "replace")
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if not path.startswith(self.prefix) or target.startswith("/"):
+                raise PermissionError(relpath)
+        raise PermissionError(relpath)
+
+    def read(self, relpath: str) -> bytes | None:
+        blob = self.blob(relpath)
+        return None if blob is None else self.blobs.read(blob)
+
+    def read_inside(self, relpath: str) -> bytes | None:
+        self.read_inside_log.append(relpath)
+        raw = self.read(relpath)
+        if raw is None:
+            raise FileNotFoundError(relpath)
+        return raw
+
+    def listing(self) -> list[str] | None:
+        start = self.prefix + BUNDLES_DIR + "/"
+        return sorted(p[len(self.prefix) :] for p in self.files if p.startswith(start))
+
+
+class _Documents:
+    """Parsed files by the blobs they came from; each commit keeps only what it used."""
+
+    def __init__(self) -> None:
+        self._previous: dict[Any, tuple[Document | None, list[Diagnostic], list[Any]]] = {}
+        self._used: dict[Any, tuple[Document | None, list[Diagnostic], list[Any]]] = {}
+
+    def next_commit(self) -> None:
+        self._previous, self._used = self._used, {}
+
+    def read(
+        self, source: CatalogSource, stem: str, kind: schema.Kind
+    ) -> tuple[Document | None, list[Diagnostic]]:
+        assert isinstance(source, _Tree)
+        try:
+            key = (stem, kind, *(source.blob(stem + ext) for ext in (".json", ".yaml", ".yml")))
+        except PermissionError:
+            return read_document(source, stem, kind)
+        found = self._used.get(key) or self._previous.get(key)
+        if found is not None and all(_blob_or_none(source, p) == b for p, b in found[2]):
+            self._used[key] = found
+            return found[0], found[1]
+        source.read_inside_log.clear()
+        document, problems = read_document(source, stem, kind)
+        inside = [(p, _blob_or_none(source, p)) for p in source.read_inside_log]
+        self._used[key] = (document, problems, inside)
+        return document, problems
+
+
+def _blob_or_none(source: _Tree, relpath: str) -> str | None:
+    try:
+        return source.blob(relpath)
+    except PermissionError:
+        return None
+
+
+class _RoleHashes:
+    """Lock hashes by the role objects they were computed from, kept while those stay in use."""
+
+    def __init__(self) -> None:
+        self._previous: dict[tuple[int, ...], tuple[str, tuple[object, ...]]] = {}
+        self._used: dict[tuple[int, ...], tuple[str, tuple[object, ...]]] = {}
+
+    def next_commit(self) -> None:
+        self._previous, self._used = self._used, {}
+
+    def __call__(self, texts: dict[str, dict[str, Any]]) -> str:
+        # The key is the objects' identities; holding them in the value keeps those ids unique.
+        key = tuple(id(texts[lang]) for lang in sorted(texts))
+        found = self._used.get(key) or self._previous.get(key)
+        if found is None:
+            found = (role_hash(texts), tuple(texts.values()))
+        self._used[key] = found
+        return found[0]
+
+
+class _Replay:
+    """Replays the log over an empty tree, turning each publishable commit into versions."""
+
+    def __init__(self, repo: _Repository, lock: str | None, key: tuple[str, ...]) -> None:
+        self.repo = repo
+        self.lock = lock
+        self.key = key
+        self.documents = _Documents()
+        self.hashes = _RoleHashes()
+        self.roles: dict[str, RoleHistory] = {}
+        self.present: dict[str, tuple[object, ...]] = {}
+        """Roles in the last publishable catalog, with their role objects (to skip equal ones)."""
+        self.skipped: list[Commit] = []
+
+    def run(self) -> History:
+        files: dict[str, tuple[str, str]] = {}
+        first: Commit | None = None
+        truncated = False
+        with _Blobs.open(self.repo.top) as blobs:
+            for commit, changed in self.repo.log(self.lock):
+                for path, mode, blob in changed:
+                    if set(blob) == {"0"}:
+                        files.pop(path, None)
+                    elif mode != "160000":  # a submodule has no content here
+                        files[path] = (mode, blob)
+                if first is None:
+                    first = commit
+                    truncated = commit.id in self.repo.shallow
+                catalog = self._publishable(_Tree(self.repo.prefix, files, blobs))
+                if catalog is None:
+                    self.skipped.append(commit)
+                    continue
+                self._record(catalog, commit, at_start=truncated and not self.roles)
+        if first is None:
+            return History(Reach(unavailable="the catalog has never been committed"), key=self.key)
+        reach = Reach(start=first.date, truncated=truncated, head=self.repo.head)
+        return History(reach, self.roles, self.skipped, self.key)
+
+    def _publishable(self, tree: _Tree) -> Catalog | None:
+        """The catalog at this commit if ``rolecat check`` would pass it, else ``None``."""
+        self.documents.next_commit()
+        self.hashes.next_commit()
+        hashes: dict[str, dict[str, str]] = {}
+        catalog, problems = load_catalog(
+            tree,
+            lambda bundle: hashes.__setitem__(bundle.id, bundle_hashes(bundle, self.hashes)),
+            self.documents.read,
+        )
+        if catalog is None or problems or run_rules(catalog):
+            return None
+        lock_blob = tree.files.get(self.lock) if self.lock else None
+        if lock_blob is not None:  # before the catalog had a lock, there was nothing to hold to
+            lock, unreadable = parse_lock(self.lock or "", tree.blobs.read(lock_blob[1]))
+            if unreadable or changes(lock, current_entries(catalog, hashes)):
+                return None
+        return catalog
+
+    def _record(self, catalog: Catalog, commit: Commit, at_start: bool) -> None:
+        seen = set()
+        for slug, bundle, number, texts in _roles_of(catalog):
+            seen.add(slug)
+            objects = (bundle, number, *texts.items())
+            known = self.roles.get(slug)
+            last = known.versions[-1] if known else None
+            if last is not None and slug in self.present and last.number == number:
+                if _same_objects(self.present[slug], objects):
+                    continue
+                last.content, last.bundle = _content(texts), bundle  # last published content
+            else:
+                version = Version(number, bundle, _content(texts), commit, at_start)
+                if known is None:
+                    self.roles[slug] = RoleHistory(slug, [version])
+                else:
+                    known.versions.append(version)
+            self.present[slug] = objects
+        for slug in set(self.present) - seen:
+            self.roles[slug].versions[-1].removed = commit
+            del self.present[slug]
+
+
+def _same_objects(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The same bundle, version and role objects: a file unchanged since the last commit."""
+    if len(a) != len(b) or a[:2] != b[:2]:
+        return False
+    return all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a[2:], b[2:], strict=True))  # type: ignore[index]
