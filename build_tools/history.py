@@ -85,14 +85,17 @@ class Reach:
     truncated: bool = False
     """The checkout is shallow and the catalog is older than it: earlier versions are unknown."""
     unavailable: str | None = None
-    """Why there is no history at all (no git, not a repository, never committed)."""
+    """Why there is no history at all: ``no-git``, ``not-a-repository``, ``no-commits``,
+    ``not-committed``, ``off`` (not asked for) or ``git-error``."""
+    detail: str = ""
+    """What git said, for ``git-error``."""
     head: str | None = None
     """The commit the history was read up to."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Version:
-    """One version number of a role, as published."""
+    """One version number of a role, as published (compared and hashed by identity)."""
 
     number: int | float
     bundle: str
@@ -246,7 +249,12 @@ def _content(texts: dict[str, dict[str, Any]]) -> Content:
 
 
 class HistoryUnavailable(Exception):
-    """Git cannot tell us the catalog's history; the message says why, for the pages."""
+    """Git cannot tell us the catalog's history: ``why`` is a :attr:`Reach.unavailable` code."""
+
+    def __init__(self, why: str, detail: str = "") -> None:
+        super().__init__(detail or why)
+        self.why = why
+        self.detail = detail
 
 
 def read_history(root: Path, lock: Path | None = None, reuse: History | None = None) -> History:
@@ -264,7 +272,7 @@ def read_history(root: Path, lock: Path | None = None, reuse: History | None = N
             return reuse
         return _Replay(repo, lock_path, key).run()
     except HistoryUnavailable as error:
-        return History(Reach(unavailable=str(error)))
+        return History(Reach(unavailable=error.why, detail=error.detail))
 
 
 @dataclass(frozen=True)
@@ -291,7 +299,7 @@ class _Repository:
         try:
             head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD").decode().strip()
         except HistoryUnavailable:
-            raise HistoryUnavailable("the repository has no commits yet") from None
+            raise HistoryUnavailable("no-commits") from None
         grafts: frozenset[str] = frozenset()
         if shallow == "true":
             try:
@@ -362,15 +370,15 @@ def _git(cwd: Path, *args: str) -> bytes:
             env={**os.environ, "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"},
         )
     except FileNotFoundError:
-        raise HistoryUnavailable("git is not installed") from None
+        raise HistoryUnavailable("no-git") from None
     except OSError as error:
-        raise HistoryUnavailable(f"git cannot run: {error.strerror}") from None
+        raise HistoryUnavailable("git-error", f"git cannot run: {error.strerror}") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        reason = message[0] if message else f"git {args[0]} failed"
+        reason = message[0].removeprefix("fatal: ") if message else f"git {args[0]} failed"
         if "not a git repository" in reason:
-            reason = "the catalog is not in a git repository"
-        raise HistoryUnavailable(reason.removeprefix("fatal: "))
+            raise HistoryUnavailable("not-a-repository")
+        raise HistoryUnavailable("git-error", reason)
     return done.stdout
 
 
@@ -395,7 +403,7 @@ class _Blobs:
                 stderr=subprocess.DEVNULL,
             )
         except OSError as error:
-            raise HistoryUnavailable(f"git cannot run: {error.strerror}") from None
+            raise HistoryUnavailable("git-error", f"git cannot run: {error.strerror}") from None
         try:
             yield cls(process)
         finally:
@@ -409,7 +417,7 @@ class _Blobs:
         self._in.flush()
         header = self._out.readline().split()
         if len(header) != 3:
-            raise HistoryUnavailable(f"git cannot read object {blob} (a partial clone?)")
+            raise HistoryUnavailable("git-error", f"git cannot read object {blob}")
         data = self._out.read(int(header[2]) + 1)
         return data[:-1]
 
@@ -550,7 +558,7 @@ class _Replay:
                     continue
                 self._record(catalog, commit, at_start=truncated and not self.roles)
         if first is None:
-            return History(Reach(unavailable="the catalog has never been committed"), key=self.key)
+            return History(Reach(unavailable="not-committed"), key=self.key)
         reach = Reach(start=first.date, truncated=truncated, head=self.repo.head)
         return History(reach, self.roles, self.skipped, self.key)
 

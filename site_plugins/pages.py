@@ -22,6 +22,8 @@ from build_tools import site_paths, wire
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
+from build_tools.history import History
+from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 
 
@@ -48,6 +50,10 @@ class SitePage:
     source: str | None = None
     """The catalog file the page shows, relative to the catalog (for edit links)."""
     alternates: tuple[Alternate, ...] = field(default=())
+    searchable: bool = True
+    """Old versions' changes stay out of the search index: a search finds the roles as they are."""
+    feed: str | None = None
+    """The Atom feed the page's ``<head>`` points feed readers at (site-relative)."""
 
     @property
     def html(self) -> str:
@@ -158,9 +164,13 @@ def _bundle_text(bundle: Bundle, key: str, language: str) -> str:
     return ""
 
 
-def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) -> list[SitePage]:
-    """Overview, per-language, per-bundle and per-role pages, in a fixed order."""
+def catalog_pages(
+    catalog: Catalog, renderer: Renderer, site_url: str | None, history: History
+) -> list[SitePage]:
+    """Overview, per-language, per-bundle and per-role pages, then the versions' and the health
+    pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``)."""
     languages = catalog_languages(catalog)
+    placed = {p.slug: p for p in history_pages.placed_roles(catalog, history)}
     pages = [_home(catalog, renderer, site_url, languages)]
     for language in languages:
         pages.append(_language(catalog, renderer, language, languages))
@@ -169,8 +179,79 @@ def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) ->
                 continue
             pages.append(_bundle(catalog, renderer, bundle, language))
             for _pointer, slug, version in bundle.roles:
-                pages.append(_role(catalog, renderer, bundle, language, slug, version))
+                context = history_pages.role_context(
+                    placed.get(slug),
+                    language,
+                    renderer.linker(site_paths.role_page(language, bundle.id, slug)).page,
+                    history.reach,
+                )
+                pages.append(_role(catalog, renderer, bundle, language, slug, version, context))
+    for page in history_pages.version_pages(catalog, history, lambda s: renderer.linker(s).page):
+        pages.append(
+            SitePage(
+                page.src_uri,
+                page.title,
+                page.language,
+                _render_later(renderer, "version.html", page.context),
+                False,
+                page.source,
+                _alternates(page.alternates),
+                searchable=False,
+                feed=site_paths.feed(page.language),
+            )
+        )
+    return [*pages, *_health(catalog, renderer, history, languages)]
+
+
+def _render_later(
+    renderer: Renderer, template: str, context: Callable[[], dict[str, Any]]
+) -> Callable[[], str]:
+    return lambda: renderer.render(template, **context())
+
+
+def _health(
+    catalog: Catalog, renderer: Renderer, history: History, languages: list[str]
+) -> list[SitePage]:
+    src = site_paths.health_page()
+    context = history_pages.health_overview(catalog, history, languages, renderer.linker(src).page)
+    alternates = {lang: site_paths.health_page(lang) for lang in languages}
+    pages = [
+        SitePage(
+            src,
+            labels(FALLBACK)["health"],
+            FALLBACK,
+            renderer.later("health-index.html", **context),
+            True,
+            catalog.index.path,
+            searchable=False,
+            feed=site_paths.feed(),
+        )
+    ]
+    for language in languages:
+        src = site_paths.health_page(language)
+        context = history_pages.health(catalog, history, language, renderer.linker(src).page)
+        pages.append(
+            SitePage(
+                src,
+                f"{labels(language)['health']} · {language_name(language)}",
+                language,
+                renderer.later("health.html", **context),
+                False,
+                catalog.index.path,
+                _alternates(alternates),
+                searchable=False,
+                feed=site_paths.feed(language),
+            )
+        )
     return pages
+
+
+def _changes(link: Linker, language: str | None) -> dict[str, str]:
+    """Where the overview and the language pages point people who follow changes."""
+    return {
+        "health_href": link.page(site_paths.health_page(language)),
+        "feed_href": link.file(site_paths.feed(language)),
+    }
 
 
 def _home(
@@ -218,6 +299,7 @@ def _home(
             for lang in languages
         ],
         bundles=bundles,
+        changes=_changes(link, None),
         index_href=link.file(wire.index_path(renderer.formats)),
         index_path=wire.index_path(renderer.formats),
         schemas=[
@@ -230,7 +312,14 @@ def _home(
     )
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
     return SitePage(
-        src, words["catalog"], FALLBACK, html, True, catalog.index.path, _alternates(alternates)
+        src,
+        words["catalog"],
+        FALLBACK,
+        html,
+        True,
+        catalog.index.path,
+        _alternates(alternates),
+        feed=site_paths.feed(),
     )
 
 
@@ -258,10 +347,20 @@ def _language(
         language_name=language_name(language),
         bundles=bundles,
         home_href=link.page(site_paths.home_page()),
+        changes=_changes(link, language),
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(src, title, language, html, True, catalog.index.path, _alternates(alternates))
+    return SitePage(
+        src,
+        title,
+        language,
+        html,
+        True,
+        catalog.index.path,
+        _alternates(alternates),
+        feed=site_paths.feed(language),
+    )
 
 
 def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
@@ -313,12 +412,25 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         if lang in bundle.files
     }
     return SitePage(
-        src, bundle.name(language), language, html, True, file.path, _alternates(alternates)
+        src,
+        bundle.name(language),
+        language,
+        html,
+        True,
+        file.path,
+        _alternates(alternates),
+        feed=site_paths.feed(language),
     )
 
 
 def _role(
-    catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str, slug: str, version: Any
+    catalog: Catalog,
+    renderer: Renderer,
+    bundle: Bundle,
+    language: str,
+    slug: str,
+    version: Any,
+    history: dict[str, Any],
 ) -> SitePage:
     src = site_paths.role_page(language, bundle.id, slug)
     link = renderer.linker(src)
@@ -358,6 +470,7 @@ def _role(
             for lang in bundle.languages
             if lang != language and lang in bundle.files
         ],
+        history=history,
     )
     alternates = {
         lang: site_paths.role_page(lang, bundle.id, slug)
@@ -365,7 +478,16 @@ def _role(
         if lang in bundle.files
     }
     title = str(role.get("name") or slug)
-    return SitePage(src, title, language, html, False, file.path, _alternates(alternates))
+    return SitePage(
+        src,
+        title,
+        language,
+        html,
+        False,
+        file.path,
+        _alternates(alternates),
+        feed=site_paths.feed(language),
+    )
 
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:
@@ -399,4 +521,5 @@ def nav(catalog: Catalog) -> list[Any]:
                     {nav_title(bundle.name(language)): site_paths.bundle_page(language, bundle.id)}
                 )
         entries.append({nav_title(language_name(language)): children})
+    entries.append({nav_title(labels(FALLBACK)["health"]): site_paths.health_page()})
     return entries

@@ -8,7 +8,9 @@ instead of an exception, because MkDocs 1.6 holds every request while a rebuild 
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,8 @@ from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from site_plugins import pages, preview
+from build_tools.history import History, Reach, read_history
+from site_plugins import history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 
 log = get_plugin_logger(__name__)
@@ -50,6 +53,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.rebuilt: list[str] = []
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
+        self.lock: Path | None = None
+        # The committed history, reused while HEAD stays the same (each preview rebuild).
+        self.committed: History | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -68,7 +74,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             raise PluginError("roles-catalog: 'formats' lists json, yaml or both, each once")
         base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         self.catalog_dir = (base / self.config.catalog_dir).resolve()
-        lock = (base / self.config.lock).resolve() if self.config.lock else None
+        lock = self.lock = (base / self.config.lock).resolve() if self.config.lock else None
         self.renderer = pages.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
@@ -125,12 +131,24 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             if not problems:
                 generated.update(wire.raw_files(self.catalog, self.config.formats, self.raw_memo))
             if not problems:
+                generated[wire.CHECKSUMS] = wire.checksums(generated)
                 site_url = config.site_url if not self.serving else None
+                history = self._history()
                 built = pages.catalog_pages(
-                    self.catalog, self.renderer, site_url or config.site_url
+                    self.catalog, self.renderer, site_url or config.site_url, history
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
+                generated.update(
+                    history_pages.feed_files(
+                        self.catalog,
+                        history,
+                        pages.catalog_languages(self.catalog),
+                        history_pages.FeedSite(
+                            config.site_url or None, config.use_directory_urls, _build_time()
+                        ),
+                    )
+                )
                 problems = [
                     Diagnostic(
                         path,
@@ -164,6 +182,22 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             *(config.nav or handwritten),
         ]
         return files
+
+    def _history(self) -> History:
+        """The catalog's versions from git, with what is being built as the newest state."""
+        assert self.catalog is not None
+        if not self.config.history:
+            return History(Reach(unavailable="off")).including(self.catalog)
+        self.committed = read_history(self.catalog_dir, self.lock, self.committed)
+        reach = self.committed.reach
+        if reach.unavailable:
+            log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
+        for commit in self.committed.skipped:
+            log.info(
+                f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
+                "there fails its check, so it was never published"
+            )
+        return self.committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
         docs = Path(config.docs_dir)
@@ -250,6 +284,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         page.meta["rolecat_alternates"] = [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
         ]
+        page.meta["rolecat_feed"] = generated.feed
+        if not generated.searchable:
+            page.meta["search"] = {"exclude": True}
         return ""
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -283,6 +320,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
         return server
+
+
+def _build_time() -> datetime:
+    """When the build happened, for a feed with no entries: ``SOURCE_DATE_EPOCH`` if set (as the
+    sitemap uses it), so a build is reproducible."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC)
 
 
 def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
