@@ -145,6 +145,8 @@ def role_context(
             {
                 "number": show(version.number),
                 "commit": _commit(version.commit),
+                # Without git there is nothing to commit to: the version is just the current one.
+                "uncommitted": version.commit is None and reach.unavailable is None,
                 "href": link(_page(placed, language, name)) if name else None,
                 "first": history.previous(version) is None and not version.at_start,
                 "at_start": version.at_start,

@@ -29,6 +29,8 @@ from build_tools.formats import dump_yaml
 from tests.support import write_json
 
 AUTHOR = "Ada Lovelace"
+LONG_LINK = "\n\nSee https://docs.example.test/" + "a1b2c3d4e5" * 30
+"""One unbroken word as wide as three phones: the diff must wrap it."""
 
 
 @dataclass
@@ -104,7 +106,7 @@ class Story:
         for slug in self.versions:
             self.roles[slug] = {lang: role(slug, lang) for lang in ("en", "ru")}
 
-    def write(self) -> None:
+    def write(self, *, lock: bool = True) -> None:
         index = {
             "schemaVersion": 1,
             "bundles": [
@@ -131,8 +133,9 @@ class Story:
                 target.with_suffix(".yaml").write_bytes(dump_yaml(value, readable=True))
             else:
                 write_json(target.with_suffix(".json"), value)
-        update = update_lock(self.catalog)
-        assert update.diagnostics == [], update.diagnostics
+        if lock:
+            update = update_lock(self.catalog)
+            assert update.diagnostics == [], update.diagnostics
 
 
 def tell(root: Path) -> tuple[GitRepo, dict[str, str]]:
@@ -185,7 +188,7 @@ def tell(root: Path) -> tuple[GitRepo, dict[str, str]]:
 
     story.versions["writer"] = 2
     story.roles["writer"]["en"]["description"] = "Writes <b>release notes</b> & guides (en)."
-    story.roles["writer"]["en"]["instructions"] = instructions("writer", "en", 1)
+    story.roles["writer"]["en"]["instructions"] = instructions("writer", "en", 1) + LONG_LINK
     story.write()
     ids["writer"] = repo.commit("writer: release notes", "2026-07-01")
 

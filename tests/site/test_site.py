@@ -155,12 +155,12 @@ def sidebar_targets(site: Build, page: str) -> set[str]:
 def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
     # A bundle page: every language, and the bundles of its own language.
     targets = sidebar_targets(our_site, "en/engineering/index.html")
-    assert {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/about/"} <= targets
+    assert {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/health/", "/about/"} <= targets
     assert [t for t in targets if t.strip("/").count("/") > 1] == []
     # A role page carries the languages only (navigation.prune): its size does not grow with
     # the number of bundles, and never with the number of roles.
     page = "en/engineering/code-reviewer/index.html"
-    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/about/"}
+    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/health/", "/about/"}
     text = (our_site.site / page).read_text(encoding="utf-8")
     sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
     assert "Code Reviewer" not in sidebar and "Translator" not in sidebar
