@@ -138,6 +138,7 @@ def role_context(
     if placed is None:
         return context
     history, names = placed.history, placed.names()
+    known = reach.unavailable is None
     for version in reversed(history.versions):
         name = names.get(version)
         stale = history.stale(version)
@@ -145,10 +146,10 @@ def role_context(
             {
                 "number": show(version.number),
                 "commit": _commit(version.commit),
-                # Without git there is nothing to commit to: the version is just the current one.
-                "uncommitted": version.commit is None and reach.unavailable is None,
+                # Without history the one version is the current one, and nothing more is known.
+                "uncommitted": version.commit is None and known,
                 "href": link(_page(placed, language, name)) if name else None,
-                "first": history.previous(version) is None and not version.at_start,
+                "first": history.previous(version) is None and not version.at_start and known,
                 "at_start": version.at_start,
                 "changed": _languages(history.changed_languages(version)),
                 "stale": language in stale,

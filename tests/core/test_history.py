@@ -1,5 +1,8 @@
 """The history reader on a real git repository: versions, dates, staleness, shallow and no git."""
 
+# Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 import json

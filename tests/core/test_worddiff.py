@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,4 +56,4 @@ def test_the_pieces_give_back_both_texts(old: str, new: str) -> None:
     assert side(pieces, "old") == old
     assert side(pieces, "new") == new
     assert all(piece.text for piece in pieces)
-    assert all(a.op != b.op for a, b in zip(pieces, pieces[1:], strict=False))
+    assert all(a.op != b.op for a, b in itertools.pairwise(pieces))
