@@ -27,6 +27,7 @@ from pathlib import Path
 
 from bench import plain, serve
 from bench.generate import generate
+from bench.history import generate_history
 from bench.measure import Run, median, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,6 +43,7 @@ TARGET_BUILD = 1.2
 TARGET_PAGE_GROWTH = 1.2
 TARGET_RELOAD = 1.5
 TARGET_MEMORY_MIB = 1024
+HISTORY_COMMITS = 300
 
 
 def say(message: str) -> None:
@@ -202,6 +204,138 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
     return row
 
 
+@dataclass
+class HistoryRow:
+    """The M catalog with a git history: the build with it, without it, and plain MkDocs."""
+
+    commits: int
+    catalog: Path
+    versions: int = 0
+    pages: int = 0
+    read: list[float] = field(default_factory=list)
+    plugin: list[float] = field(default_factory=list)
+    without: list[float] = field(default_factory=list)
+    plain: list[float] = field(default_factory=list)
+    plugin_rss_kib: list[int] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def history_for(work: Path, commits: int) -> Path:
+    """The cached repository of M with ``commits`` commits (bench/history.py), made if needed."""
+    params = {"roles": SIZES["M"], "commits": commits, "instructions": INSTRUCTIONS, "seed": 1}
+    sources = b"".join(
+        (REPO / "bench" / name).read_bytes() for name in ("generate.py", "history.py")
+    )
+    key = hashlib.sha256(json.dumps(params).encode() + sources).hexdigest()[:12]
+    target = work / "catalogs" / f"H-{key}"
+    stamp = target.with_suffix(".done")
+    if stamp.exists() and target.is_dir():
+        say(f"history: cached repository {_shown(target)}")
+        return target / "catalog"
+    for old in (work / "catalogs").glob("H-*"):
+        shutil.rmtree(old) if old.is_dir() else old.unlink()
+    say(f"history: writing M with {commits} commits ...")
+    started = time.perf_counter()
+    catalog = generate_history(target, SIZES["M"] or 0, commits, instructions=INSTRUCTIONS)
+    stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
+    say(f"history: written in {time.perf_counter() - started:.1f} s")
+    return catalog
+
+
+def _read_history(catalog: Path) -> Run:
+    """Reading the history alone, as its own process: what the build spends on it."""
+    code = (
+        "import sys, time; from pathlib import Path; from build_tools.history import read_history; "
+        "t = time.perf_counter(); h = read_history(Path(sys.argv[1])); "
+        "print(time.perf_counter() - t, sum(len(r.versions) for r in h.roles.values()))"
+    )
+    return run([sys.executable, "-c", code, str(catalog)], cwd=REPO)
+
+
+def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryRow:
+    """The plugin's build of M with its history against the same catalog outside git (no
+    history), and against plain MkDocs building the same pages (version pages included)."""
+    catalog = history_for(work, commits)
+    row = HistoryRow(commits, catalog)
+    scratch = work / "run"
+    without = scratch / "H-no-git" / "catalog"
+    if without.parent.exists():
+        shutil.rmtree(without.parent)
+    shutil.copytree(catalog, without)
+    say("history: writing the plain-MkDocs project of the same pages ...")
+    plain_config, _roles = plain.prepare(catalog, scratch / "H-plain", REPO)
+    row.pages = sum(1 for _ in (scratch / "H-plain" / "docs").rglob("index.md"))
+    sites = {name: scratch / f"H-site-{name}" for name in ("plugin", "without", "plain")}
+    for number in range(runs):
+        result = _read_history(catalog)
+        if result.ok:
+            seconds, versions = result.stdout.split()
+            row.read.append(float(seconds))
+            row.versions = int(versions)
+        else:
+            row.failures.append(f"reading the history failed:\n{result.tail()}")
+        result = _build(REPO / "mkdocs.yml", sites["plugin"], REPO, catalog)
+        if result.ok:
+            row.plugin.append(result.seconds)
+            row.plugin_rss_kib.append(result.max_rss_kib)
+        else:
+            row.failures.append(f"plugin build with history failed:\n{result.tail()}")
+        result = _build(REPO / "mkdocs.yml", sites["without"], REPO, without)
+        if result.ok:
+            row.without.append(result.seconds)
+        else:
+            row.failures.append(f"plugin build without history failed:\n{result.tail()}")
+        result = _build(plain_config, sites["plain"], scratch / "H-plain", None)
+        if result.ok:
+            row.plain.append(result.seconds)
+        else:
+            row.failures.append(f"plain build failed:\n{result.tail()}")
+        say(
+            f"history: run {number + 1}/{runs}: with {_secs(row.plugin[-1:])}, without "
+            f"{_secs(row.without[-1:])}, plain {_secs(row.plain[-1:])}"
+        )
+    if not keep:
+        for path in (*sites.values(), scratch / "H-plain", without.parent):
+            shutil.rmtree(path, ignore_errors=True)
+    return row
+
+
+def history_table(row: HistoryRow) -> str:
+    header = [
+        "catalog",
+        "commits",
+        "versions",
+        "pages",
+        "history read",
+        "build with history",
+        "without history",
+        "with/without",
+        "plain build (same pages)",
+        "plugin/plain",
+        "peak RSS",
+    ]
+    cells = [
+        f"M ({SIZES['M']:,} roles {TIMES} {len(LANGUAGES)})",
+        f"{row.commits:,}",
+        f"{row.versions:,}",
+        f"{row.pages:,}",
+        _secs(row.read),
+        _secs(row.plugin),
+        _secs(row.without),
+        _ratio(_paired_ratio(row.plugin, row.without)),
+        _secs(row.plain),
+        _ratio(_paired_ratio(row.plugin, row.plain)),
+        _mib(row.plugin_rss_kib),
+    ]
+    return "\n".join(
+        [
+            "| " + " | ".join(header) + " |",
+            "|" + "---|" * len(header),
+            "| " + " | ".join(cells) + " |",
+        ]
+    )
+
+
 def measure_serve(row: Row, work: Path, edits: int) -> None:
     say(f"{row.size}: make serve, {edits} one-role edit(s) ...")
     row.serve = serve.measure(row.catalog, work / "run", REPO, edits)
@@ -263,7 +397,9 @@ def table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
-def targets(rows: dict[str, Row]) -> list[tuple[str, bool | None, str]]:
+def targets(
+    rows: dict[str, Row], history: HistoryRow | None = None
+) -> list[tuple[str, bool | None, str]]:
     """Each target of the issue: its text, whether it holds (None: not measured), the numbers."""
     found: list[tuple[str, bool | None, str]] = []
     large, medium = rows.get("L"), rows.get("M")
@@ -320,6 +456,15 @@ def targets(rows: dict[str, Row]) -> list[tuple[str, bool | None, str]]:
             "—" if peak is None else f"{peak:,.0f} MiB",
         )
     )
+    ratio = _paired_ratio(history.plugin, history.plain) if history else None
+    found.append(
+        (
+            f"with a history of {history.commits if history else HISTORY_COMMITS} commits at M: "
+            f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material, same pages",
+            None if ratio is None else ratio <= TARGET_BUILD,
+            _ratio(ratio),
+        )
+    )
     return found
 
 
@@ -344,9 +489,11 @@ def environment() -> str:
     )
 
 
-def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
+def report(rows: Sequence[Row], args: argparse.Namespace, history: HistoryRow | None) -> str:
     by_size = {row.size: row for row in rows}
     out = [table(rows), ""]
+    if history is not None:
+        out += [history_table(history), ""]
     runs = f"{args.runs} run{'s' if args.runs != 1 else ''}"
     note = f"Median of {runs} each"
     if "L" in by_size:
@@ -376,9 +523,17 @@ def report(rows: Sequence[Row], args: argparse.Namespace) -> str:
             out.extend(f"  - {problem}" for problem in served.problems)
     for row in rows:
         out.extend(f"{row.size}: {failure}" for failure in row.failures)
+    if history is not None:
+        out.append(
+            f"history: M in a git repository of {history.commits} commits (bench/history.py), "
+            "each one role's edit and bump; history read: `read_history` alone, in its own "
+            "process; without history: the same catalog copied outside git; plain build: "
+            "bench/plain.py of the same pages, version and health pages included."
+        )
+        out.extend(f"history: {failure}" for failure in history.failures)
     out.append(f"Measured {environment()}.")
     out += ["", "Targets:"]
-    for text, holds, numbers in targets(by_size):
+    for text, holds, numbers in targets(by_size, history):
         mark = "? NOT MEASURED" if holds is None else ("✔ MET" if holds else "✘ NOT MET")
         out.append(f"  {mark:<15} {text}: {numbers}")
     return "\n".join(out)
@@ -405,6 +560,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep the built sites and plain projects"
     )
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=HISTORY_COMMITS,
+        help="commits of M's synthetic git history, measured with M (0: skip)",
+    )
     args = parser.parse_args(argv)
     sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     unknown = [s for s in sizes if s not in SIZES]
@@ -414,15 +575,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     (work / "run").mkdir(parents=True, exist_ok=True)
 
     rows = []
+    history = None
     for size in [s for s in SIZES if s in sizes]:
         build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
         row = measure_size(size, work, args.runs, build_runs, args.keep)
         if size == "M":
             measure_serve(row, work, args.runs)
+            if args.history > 0:
+                history = measure_history(work, args.runs, args.history, args.keep)
         rows.append(row)
     if not args.keep:
         shutil.rmtree(work / "run", ignore_errors=True)
-    print(report(rows, args))
+    print(report(rows, args, history))
     return 0
 
 

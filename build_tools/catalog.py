@@ -11,6 +11,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -130,9 +131,12 @@ class Bundle:
             dict.fromkeys(x for x in declared if isinstance(x, str) and ID_PATTERN.match(x))
         )
 
-    @property
+    @cached_property
     def roles(self) -> list[tuple[Pointer, str, Any]]:
-        """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index."""
+        """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index.
+
+        Worked out once: the rules, the lock and the pages each walk every role.
+        """
         found = []
         entries = self.entry.get("roles")
         for position, role in enumerate(entries if isinstance(entries, list) else []):

@@ -15,6 +15,7 @@ or a catalog outside git still builds: :class:`Reach` says how far back the hist
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import subprocess
@@ -29,21 +30,15 @@ from typing import IO, Any
 from build_tools import schema
 from build_tools.catalog import (
     BUNDLES_DIR,
+    Bundle,
     Catalog,
     CatalogSource,
     load_catalog,
     read_document,
 )
 from build_tools.diagnostics import Diagnostic
-from build_tools.lock import (
-    LOCK_FILE,
-    bundle_hashes,
-    changes,
-    current_entries,
-    parse_lock,
-    role_hash,
-)
-from build_tools.rules import SAME_IN_EVERY_LANGUAGE, run_rules
+from build_tools.lock import LOCK_FILE, Entry, bundle_hashes, current_entries
+from build_tools.rules import BUNDLE_RULES, CATALOG_RULES, SAME_IN_EVERY_LANGUAGE, run_rules
 from build_tools.sources import Document
 
 FIELDS = (
@@ -229,17 +224,22 @@ def _roles_of(catalog: Catalog) -> Iterator[tuple[str, str, Any, dict[str, dict[
     """(slug, bundle id, version, role object by language) of every role, once each."""
     seen: set[str] = set()
     for bundle in catalog.bundles:
-        for _pointer, slug, number in bundle.roles:
-            if slug in seen:
-                continue
-            seen.add(slug)
-            texts = {}
-            for language in bundle.languages:
-                file = bundle.files.get(language)
-                found = file.role(slug) if file else None
-                if found is not None:
-                    texts[language] = found[1]
-            yield slug, bundle.id, number, texts
+        for slug, number, texts in _bundle_roles(bundle):
+            if slug not in seen:
+                seen.add(slug)
+                yield slug, bundle.id, number, texts
+
+
+def _bundle_roles(bundle: Bundle) -> Iterator[tuple[str, Any, dict[str, dict[str, Any]]]]:
+    """(slug, version, role object by language) of every role of one bundle."""
+    for _pointer, slug, number in bundle.roles:
+        texts = {}
+        for language in bundle.languages:
+            file = bundle.files.get(language)
+            found = file.role(slug) if file else None
+            if found is not None:
+                texts[language] = found[1]
+        yield slug, number, texts
 
 
 def _content(texts: dict[str, dict[str, Any]]) -> Content:
@@ -504,38 +504,56 @@ def _blob_or_none(source: _Tree, relpath: str) -> str | None:
         return None
 
 
-class _RoleHashes:
-    """Lock hashes by the role objects they were computed from, kept while those stay in use."""
+class _BundleKey:
+    """What a bundle's roles, rules and hashes depend on: its index entry and its parsed files.
 
-    def __init__(self) -> None:
-        self._previous: dict[tuple[int, ...], tuple[str, tuple[object, ...]]] = {}
-        self._used: dict[tuple[int, ...], tuple[str, tuple[object, ...]]] = {}
+    Files come from :class:`_Documents`, so an unchanged file is the same object from one commit to
+    the next: a bundle whose key is the same needs no second look.
+    """
 
-    def next_commit(self) -> None:
-        self._previous, self._used = self._used, {}
+    def __init__(self, bundle: Bundle) -> None:
+        self.entry = bundle.entry
+        self.documents = [(lang, file.document) for lang, file in bundle.files.items()]
 
-    def __call__(self, texts: dict[str, dict[str, Any]]) -> str:
-        # The key is the objects' identities; holding them in the value keeps those ids unique.
-        key = tuple(id(texts[lang]) for lang in sorted(texts))
-        found = self._used.get(key) or self._previous.get(key)
-        if found is None:
-            found = (role_hash(texts), tuple(texts.values()))
-        self._used[key] = found
-        return found[0]
+    def same(self, other: _BundleKey | None) -> bool:
+        return (
+            other is not None
+            and len(self.documents) == len(other.documents)
+            and all(
+                a == c and b is d
+                for (a, b), (c, d) in zip(self.documents, other.documents, strict=True)
+            )
+            and self.entry == other.entry
+        )
+
+
+@dataclass
+class _Checked:
+    """One bundle as checked at the previous commit."""
+
+    key: _BundleKey
+    sound: bool
+    hashes: dict[str, str]
 
 
 class _Replay:
-    """Replays the log over an empty tree, turning each publishable commit into versions."""
+    """Replays the log over an empty tree, turning each publishable commit into versions.
+
+    Work is per bundle: a commit usually changes the index, the lock and one or two bundle files,
+    and only the bundles it changed are checked, hashed and compared again.
+    """
 
     def __init__(self, repo: _Repository, lock: str | None, key: tuple[str, ...]) -> None:
         self.repo = repo
         self.lock = lock
         self.key = key
         self.documents = _Documents()
-        self.hashes = _RoleHashes()
+        self.checked: dict[str, _Checked] = {}
+        self.recorded: dict[str, _BundleKey] = {}
+        """Each bundle as it was at the last publishable commit."""
+        self.present: set[str] = set()
+        """The roles of the last publishable commit."""
         self.roles: dict[str, RoleHistory] = {}
-        self.present: dict[str, tuple[object, ...]] = {}
-        """Roles in the last publishable catalog, with their role objects (to skip equal ones)."""
         self.skipped: list[Commit] = []
 
     def run(self) -> History:
@@ -565,47 +583,70 @@ class _Replay:
     def _publishable(self, tree: _Tree) -> Catalog | None:
         """The catalog at this commit if ``rolecat check`` would pass it, else ``None``."""
         self.documents.next_commit()
-        self.hashes.next_commit()
-        hashes: dict[str, dict[str, str]] = {}
-        catalog, problems = load_catalog(
-            tree,
-            lambda bundle: hashes.__setitem__(bundle.id, bundle_hashes(bundle, self.hashes)),
-            self.documents.read,
-        )
-        if catalog is None or problems or run_rules(catalog):
+        catalog, problems = load_catalog(tree, read=self.documents.read)
+        if catalog is None:
             return None
-        lock_blob = tree.files.get(self.lock) if self.lock else None
-        if lock_blob is not None:  # before the catalog had a lock, there was nothing to hold to
-            lock, unreadable = parse_lock(self.lock or "", tree.blobs.read(lock_blob[1]))
-            if unreadable or changes(lock, current_entries(catalog, hashes)):
+        sound = not problems and not run_rules(catalog, CATALOG_RULES)
+        checked: dict[str, _Checked] = {}
+        for bundle in catalog.bundles:
+            key = _BundleKey(bundle)
+            found = self.checked.get(bundle.id)
+            if found is None or not key.same(found.key):
+                alone = Catalog(catalog.source, catalog.index, [bundle])
+                found = _Checked(key, not run_rules(alone, BUNDLE_RULES), bundle_hashes(bundle))
+            checked[bundle.id] = found
+            sound = sound and found.sound
+        self.checked = checked
+        if not sound:
+            return None
+        lock = tree.files.get(self.lock) if self.lock else None
+        if lock is not None:  # before the catalog had a lock, there was nothing to hold to
+            hashes = {bundle_id: found.hashes for bundle_id, found in checked.items()}
+            if not _lock_agrees(tree.blobs.read(lock[1]), current_entries(catalog, hashes)):
                 return None
         return catalog
 
     def _record(self, catalog: Catalog, commit: Commit, at_start: bool) -> None:
-        seen = set()
-        for slug, bundle, number, texts in _roles_of(catalog):
-            seen.add(slug)
-            objects = (bundle, number, *texts.items())
-            known = self.roles.get(slug)
-            last = known.versions[-1] if known else None
-            if last is not None and slug in self.present and last.number == number:
-                if _same_objects(self.present[slug], objects):
+        present: set[str] = set()
+        recorded: dict[str, _BundleKey] = {}
+        for bundle in catalog.bundles:
+            recorded[bundle.id] = key = self.checked[bundle.id].key
+            if key.same(self.recorded.get(bundle.id)):
+                present.update(slug for _pointer, slug, _number in bundle.roles)
+                continue
+            for slug, number, texts in _bundle_roles(bundle):
+                if slug in present:
                     continue
-                last.content, last.bundle = _content(texts), bundle  # last published content
-            else:
-                version = Version(number, bundle, _content(texts), commit, at_start)
+                present.add(slug)
+                content = _content(texts)
+                known = self.roles.get(slug)
+                last = known.versions[-1] if known else None
+                if last is not None and slug in self.present and last.number == number:
+                    last.content, last.bundle = content, bundle.id  # last published content
+                    continue
+                version = Version(number, bundle.id, content, commit, at_start)
                 if known is None:
                     self.roles[slug] = RoleHistory(slug, [version])
                 else:
                     known.versions.append(version)
-            self.present[slug] = objects
-        for slug in set(self.present) - seen:
+        for slug in self.present - present:
             self.roles[slug].versions[-1].removed = commit
-            del self.present[slug]
+        self.present, self.recorded = present, recorded
 
 
-def _same_objects(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
-    """The same bundle, version and role objects: a file unchanged since the last commit."""
-    if len(a) != len(b) or a[:2] != b[:2]:
+def _lock_agrees(raw: bytes, entries: dict[str, Entry]) -> bool:
+    """The lock at a commit records exactly the catalog's roles, versions and hashes there."""
+    try:
+        recorded = json.loads(raw)
+    except ValueError:
         return False
-    return all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a[2:], b[2:], strict=True))  # type: ignore[index]
+    if not isinstance(recorded, dict) or recorded.keys() != entries.keys():
+        return False
+    for slug, entry in entries.items():
+        found = recorded[slug]
+        if not isinstance(found, dict) or found.get("hash") != entry.hash:
+            return False
+        version = found.get("version")
+        if isinstance(version, bool) or version != entry.version:
+            return False
+    return True

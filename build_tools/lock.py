@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,9 +48,7 @@ class Entry:
     pointer: Pointer = ()
 
 
-def bundle_hashes(
-    bundle: Bundle, hasher: Callable[[dict[str, dict[str, Any]]], str] = role_hash
-) -> dict[str, str]:
+def bundle_hashes(bundle: Bundle) -> dict[str, str]:
     """The hash of every role of one bundle, over the language files it has."""
     hashes: dict[str, str] = {}
     for _pointer, slug, _version in bundle.roles:
@@ -61,7 +58,7 @@ def bundle_hashes(
             if found is not None:
                 texts[language] = found[1]
         if texts and slug not in hashes:
-            hashes[slug] = hasher(texts)
+            hashes[slug] = role_hash(texts)
     return hashes
 
 
@@ -120,11 +117,6 @@ def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
         return Lock(display, None, {}), [
             Diagnostic(display, 0, 0, f"cannot read: {error.strerror}", "unreadable")
         ]
-    return parse_lock(display, raw)
-
-
-def parse_lock(display: str, raw: bytes) -> tuple[Lock, list[Diagnostic]]:
-    """A lock from its bytes; ``display`` names it in diagnostics."""
     try:
         document = parse_json(display, raw)
     except SourceError as error:

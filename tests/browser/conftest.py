@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.history_repo import tell
 from tests.site.helpers import OUR_CATALOG, build, write_payload_catalog
 
 MOUNT = "/team/roles/"
@@ -113,5 +114,15 @@ def our_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
 def payload_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
     catalog = write_payload_catalog(tmp_path_factory.mktemp("browser-payload") / "catalog")
     built = build(catalog, tmp_path_factory.mktemp("browser-payload-site") / "site")
+    assert built.returncode == 0, built.output
+    return str(static_host(built.site))
+
+
+@pytest.fixture(scope="session")
+def history_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+    """The site of a catalog with a git history (tests/history_repo.py)."""
+    root = tmp_path_factory.mktemp("browser-history")
+    tell(root / "repo")
+    built = build(root / "repo" / "catalog", root / "site")
     assert built.returncode == 0, built.output
     return str(static_host(built.site))
