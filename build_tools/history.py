@@ -5,8 +5,8 @@ blob of every file they added, changed or removed; one ``git cat-file --batch`` 
 Replaying those changes gives the catalog's files at each commit, which are checked as
 ``rolecat check`` would check them: a commit whose catalog fails (a broken file, a stale lock)
 could not have been published, so it is skipped. Files unchanged since the previous commit are not
-read or parsed again, and role hashes are reused while a role's texts stay the same, so reading a
-history costs about one check per changed file, not one per commit.
+read or parsed again, and only the bundles a commit changed are checked, hashed and compared again,
+so reading a history costs about one check of each changed file, not one of the catalog per commit.
 
 A role's versions are the version numbers it had, each with the commit and date it was first
 published and the content it was last published with. A shallow checkout (``git clone --depth``)
@@ -84,8 +84,6 @@ class Reach:
     ``not-committed``, ``off`` (not asked for) or ``git-error``."""
     detail: str = ""
     """What git said, for ``git-error``."""
-    head: str | None = None
-    """The commit the history was read up to."""
 
 
 @dataclass(eq=False)
@@ -209,14 +207,14 @@ class History:
         for slug, bundle, number, texts in _roles_of(catalog):
             content = _content(texts)
             known = roles.get(slug)
-            last = known.versions[-1] if known else None
+            versions = known.versions if known else []
+            last = versions[-1] if versions else None
             if last is not None and last.removed is None and last.number == number:
                 if last.content != content or last.bundle != bundle:
                     newest = replace(last, content=content, bundle=bundle)
-                    roles[slug] = RoleHistory(slug, [*known.versions[:-1], newest])  # type: ignore[union-attr]
+                    roles[slug] = RoleHistory(slug, [*versions[:-1], newest])
                 continue
-            version = Version(number, bundle, content, None)
-            roles[slug] = RoleHistory(slug, [*(known.versions if known else []), version])
+            roles[slug] = RoleHistory(slug, [*versions, Version(number, bundle, content, None)])
         return History(self.reach, roles, self.skipped, self.key)
 
 
@@ -577,7 +575,7 @@ class _Replay:
                 self._record(catalog, commit, at_start=truncated and not self.roles)
         if first is None:
             return History(Reach(unavailable="not-committed"), key=self.key)
-        reach = Reach(start=first.date, truncated=truncated, head=self.repo.head)
+        reach = Reach(start=first.date, truncated=truncated)
         return History(reach, self.roles, self.skipped, self.key)
 
     def _publishable(self, tree: _Tree) -> Catalog | None:

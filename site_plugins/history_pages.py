@@ -20,6 +20,7 @@ from typing import Any
 from build_tools import feeds, site_paths
 from build_tools.catalog import Bundle, Catalog
 from build_tools.history import Commit, History, Reach, RoleHistory, Version, changed_fields
+from build_tools.lock import show_number as show
 from build_tools.worddiff import word_diff
 from site_plugins.labels import FALLBACK, labels, language_name
 
@@ -28,6 +29,9 @@ FEED_ENTRIES = 100
 
 CONTEXT_LINES = 3
 """Unchanged lines shown around each change of the instructions; longer runs fold away."""
+
+Link = Callable[[str], str]
+"""A relative link from one page to another page's ``src_uri``."""
 
 FIELD_LABELS = {
     "emoji": "emoji",
@@ -58,8 +62,8 @@ class Placed:
         return self.history.versions[-1]
 
     def names(self) -> dict[Version, str]:
-        """Each version's directory: ``v3``, and ``v3-2`` for a number used again after the role
-        was removed; ``None`` for versions with nothing to compare with."""
+        """The directory of each version with a page: ``v3``, and ``v3-2`` for a number used
+        again after the role was removed."""
         names: dict[Version, str] = {}
         taken: set[str] = set()
         for version in self.history.versions:
@@ -86,13 +90,6 @@ def placed_roles(catalog: Catalog, history: History) -> Iterator[Placed]:
             known = history.roles.get(slug)
             if known is not None and known.versions[-1].bundle == bundle.id:
                 yield Placed(bundle, slug, known)
-
-
-def show(value: Any) -> str:
-    """A version as JavaScript prints it: ``1`` for ``1.0``."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return json.dumps(value)
 
 
 def day(moment: datetime) -> str:
@@ -129,9 +126,7 @@ def _commit(commit: Commit | None) -> dict[str, str] | None:
 # --- role pages ------------------------------------------------------------------------------
 
 
-def role_context(
-    placed: Placed | None, language: str, link: Callable[[str], str], reach: Reach
-) -> dict[str, Any]:
+def role_context(placed: Placed | None, language: str, link: Link, reach: Reach) -> dict[str, Any]:
     """What a role page shows of its history: its versions newest first, and a stale warning."""
     words = labels(language)
     context: dict[str, Any] = {"reach": reach_note(reach, words), "versions": [], "stale": None}
@@ -173,10 +168,6 @@ def _page(placed: Placed, language: str, name: str) -> str:
 
 
 # --- version pages ---------------------------------------------------------------------------
-
-
-Link = Callable[[str], str]
-"""A relative link from one page to another page's ``src_uri``."""
 
 
 @dataclass(frozen=True)
@@ -239,37 +230,29 @@ def _version_context(
     previous = history.previous(version)
     assert previous is not None
     old, new = previous.content.get(language), version.content.get(language)
-    if new is None:
-        state = "absent"
-    elif old is None:
-        state = "new"
-    else:
-        state = "changed" if changed_fields(old, new) else "unchanged"
+    changed = changed_fields(old, new) if old and new else []
     fields = [
         {"label": words[FIELD_LABELS[name]], "pieces": _pieces(old, new, name, words)}
-        for name in changed_fields(old, new)
+        for name in changed
         if name != "instructions"
     ]
     instructions = None
-    if "instructions" in changed_fields(old, new):
+    if "instructions" in changed:
         instructions = _fold(_pieces(old, new, "instructions", words), words)
     stale = history.stale(version)
-    others = []
-    for other in version.languages:
-        if other == language:
-            continue
-        changed = changed_fields(previous.content.get(other), version.content[other])
-        others.append(
-            {
-                "code": other,
-                "name": language_name(other),
-                "href": link(_page(placed, other, names[version]))
-                if other in placed.languages
-                else None,
-                "changed": ", ".join(words[FIELD_LABELS[f]] for f in changed),
-                "stale": other in stale,
-            }
-        )
+    others = [
+        {
+            "code": other,
+            "name": language_name(other),
+            "href": link(_page(placed, other, names[version]))
+            if other in placed.languages
+            else None,
+            "changed": what_changed(previous, version, other, words),
+            "stale": other in stale,
+        }
+        for other in version.languages
+        if other != language
+    ]
     why = stale.get(language)
     return {
         "l": words,
@@ -283,7 +266,7 @@ def _version_context(
         },
         "previous": _neighbour(placed, names, previous, language, link),
         "next": _neighbour(placed, names, _next(history, version), language, link),
-        "state": state,
+        "state": None if changed else what_changed(previous, version, language, words),
         "fields": fields,
         "instructions": instructions,
         "stale": words["stale_note"]
@@ -298,6 +281,19 @@ def _version_context(
         "language_name": language_name(language),
         "language_href": link(site_paths.language_page(language)),
     }
+
+
+def what_changed(previous: Version, version: Version, language: str, words: dict[str, str]) -> str:
+    """What a version changed in one language, in a few words."""
+    old, new = previous.content.get(language), version.content.get(language)
+    if new is None:
+        return words["not_in_language"]
+    if old is None:
+        return words["new_language"]
+    changed = changed_fields(old, new)
+    if not changed:
+        return words["no_change"]
+    return words["changed_in"] % {"fields": ", ".join(words[FIELD_LABELS[f]] for f in changed)}
 
 
 def _next(history: RoleHistory, version: Version) -> Version | None:
@@ -469,9 +465,10 @@ class FeedSite:
 
     def url(self, target: str, feed: str) -> str:
         """A link from ``feed`` to the page ``target`` (a ``src_uri``) or the file ``feed``."""
-        if target.endswith(".md"):
-            target = target.removesuffix("index.md") if self.use_directory_urls else target[:-3]
-            target += "" if self.use_directory_urls else ".html"
+        if target.endswith(".md") and self.use_directory_urls:
+            target = target.removesuffix("index.md")
+        elif target.endswith(".md"):
+            target = target.removesuffix(".md") + ".html"
         if self.site_url:
             return self.site_url.rstrip("/") + "/" + target
         here = posixpath.dirname(feed) or "."
@@ -556,15 +553,7 @@ def _summary(
         return " · ".join([words["first_version"], *lines])
     stale = history.stale(version)
     for code in [language] if language else version.languages:
-        changed = changed_fields(previous.content.get(code), version.content.get(code))
-        if code not in version.content:
-            text = words["not_in_language"]
-        elif changed:
-            text = words["changed_in"] % {
-                "languages": ", ".join(words[FIELD_LABELS[f]] for f in changed)
-            }
-        else:
-            text = words["no_change"]
+        text = what_changed(previous, version, code, words)
         if code in stale:
             text += f" ({words['stale']})"
         lines.append(text if language else f"{language_name(code)}: {text}")

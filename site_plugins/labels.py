@@ -77,7 +77,7 @@ LABELS: dict[str, dict[str, str]] = {
         "at_start": "already in the catalog where the history starts",
         "removed_on": "removed from the catalog on %(date)s",
         "what_changed": "what changed",
-        "changed_in": "changed: %(languages)s",
+        "changed_in": "changed: %(fields)s",
         "stale": "possibly out of date",
         "stale_note": "This translation may be out of date: %(languages)s changed in version "
         "%(version)s and this language did not.",
@@ -156,7 +156,7 @@ LABELS: dict[str, dict[str, str]] = {
         "at_start": "уже была в каталоге, когда начинается история",
         "removed_on": "удалена из каталога %(date)s",
         "what_changed": "что изменилось",
-        "changed_in": "изменилось: %(languages)s",
+        "changed_in": "изменилось: %(fields)s",
         "stale": "возможно, устарел",
         "stale_note": "Этот перевод, возможно, устарел: в версии %(version)s изменился текст "
         "(%(languages)s), а на этом языке — нет.",

@@ -23,6 +23,7 @@ from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
 from build_tools.history import History
+from build_tools.lock import show_number
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 
@@ -68,13 +69,6 @@ def catalog_languages(catalog: Catalog) -> list[str]:
 def page_dir(src_uri: str) -> str:
     """Every generated page is an ``index.md``: its URL directory is its source directory."""
     return posixpath.dirname(src_uri)
-
-
-def show_number(value: Any) -> str:
-    """A version as JavaScript prints it: ``1`` for ``1.0``."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return json.dumps(value)
 
 
 def nav_title(text: str) -> str:
