@@ -21,7 +21,7 @@ from build_tools import feeds, site_paths
 from build_tools.catalog import Bundle, Catalog
 from build_tools.history import Commit, History, Reach, RoleHistory, Version, changed_fields
 from build_tools.lock import show_number as show
-from build_tools.worddiff import word_diff
+from build_tools.worddiff import Piece, word_diff
 from site_plugins.labels import FALLBACK, labels, language_name
 
 FEED_ENTRIES = 100
@@ -315,7 +315,7 @@ def _pieces(
 ) -> list[dict[str, str]]:
     before, after = (old or {}).get(name, _ABSENT), (new or {}).get(name, _ABSENT)
     if isinstance(before, str) and isinstance(after, str):
-        return [{"op": p.op, "text": p.text} for p in word_diff(before, after)]
+        return [{"op": p.op, "text": p.text} for p in _word_diff(before, after)]
     pieces = []
     if before is not _ABSENT:
         pieces.append({"op": "delete", "text": _shown(before, words)})
@@ -325,6 +325,13 @@ def _pieces(
 
 
 _ABSENT = object()
+
+
+@functools.lru_cache(maxsize=2048)
+def _word_diff(before: str, after: str) -> list[Piece]:
+    """Diffs are the costly part of a version page: ``mkdocs serve`` renders every page again to
+    see what an edit changed, and the texts of committed versions stay the same objects."""
+    return word_diff(before, after)
 
 
 def _shown(value: Any, words: dict[str, str]) -> str:

@@ -188,16 +188,18 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         assert self.catalog is not None
         if not self.config.history:
             return History(Reach(unavailable="off")).including(self.catalog)
-        self.committed = read_history(self.catalog_dir, self.lock, self.committed)
-        reach = self.committed.reach
-        if reach.unavailable:
+        committed = read_history(self.catalog_dir, self.lock, self.committed)
+        if self.serving:  # a build lets it go with the catalog, before the search index is written
+            self.committed = committed
+        if committed.reach.unavailable:
+            reach = committed.reach
             log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
-        for commit in self.committed.skipped:
+        for commit in committed.skipped:
             log.info(
                 f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
                 "there fails its check, so it was never published"
             )
-        return self.committed.including(self.catalog)
+        return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
         docs = Path(config.docs_dir)
