@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +98,9 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
     raw = wire.raw_files(catalog, formats)
     raw[wire.CHECKSUMS] = wire.checksums(raw)
     languages = pages.catalog_languages(catalog)
-    feed_site = history_pages.FeedSite(site_url, True, datetime.now(UTC))
-    raw.update(history_pages.feed_files(catalog, history, languages, feed_site))
+    raw.update(
+        history_pages.feed_files(catalog, history, languages, history_pages.FeedSite(site_url))
+    )
     for path, content in raw.items():
         target = docs / path
         target.parent.mkdir(parents=True, exist_ok=True)

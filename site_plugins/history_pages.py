@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import posixpath
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from build_tools import feeds, site_paths
@@ -461,13 +462,20 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
 # --- feeds -----------------------------------------------------------------------------------
 
 
+def build_time() -> datetime:
+    """When the build happened: ``SOURCE_DATE_EPOCH`` if set (it dates the sitemap too), so a
+    build is reproducible."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
+
+
 @dataclass(frozen=True)
 class FeedSite:
     """Where the feeds' links point: absolute under ``site_url``, else relative to the feed."""
 
     site_url: str | None
-    use_directory_urls: bool
-    now: datetime
+    use_directory_urls: bool = True
+    now: datetime = field(default_factory=build_time)
     """Dates a feed with no entries (a catalog without history)."""
 
     def url(self, target: str, feed: str) -> str:

@@ -8,9 +8,7 @@ instead of an exception, because MkDocs 1.6 holds every request while a rebuild 
 from __future__ import annotations
 
 import logging
-import os
 import posixpath
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -139,16 +137,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
-                generated.update(
-                    history_pages.feed_files(
-                        self.catalog,
-                        history,
-                        pages.catalog_languages(self.catalog),
-                        history_pages.FeedSite(
-                            config.site_url or None, config.use_directory_urls, _build_time()
-                        ),
-                    )
-                )
+                languages = pages.catalog_languages(self.catalog)
+                feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
+                generated.update(history_pages.feed_files(self.catalog, history, languages, feeds))
                 problems = [
                     Diagnostic(
                         path,
@@ -189,16 +180,17 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if not self.config.history:
             return History(Reach(unavailable="off")).including(self.catalog)
         committed = read_history(self.catalog_dir, self.lock, self.committed)
+        if committed is not self.committed:  # read anew, not reused by a preview rebuild
+            reach = committed.reach
+            if reach.unavailable:
+                log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
+            for commit in committed.skipped:
+                log.info(
+                    f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
+                    "there fails its check, so it was never published"
+                )
         if self.serving:  # a build lets it go with the catalog, before the search index is written
             self.committed = committed
-        if committed.reach.unavailable:
-            reach = committed.reach
-            log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
-        for commit in committed.skipped:
-            log.info(
-                f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
-                "there fails its check, so it was never published"
-            )
         return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
@@ -322,15 +314,6 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
         return server
-
-
-def _build_time() -> datetime:
-    """When the build happened, for a feed with no entries: ``SOURCE_DATE_EPOCH`` if set (as the
-    sitemap uses it), so a build is reproducible."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), UTC)
-    return datetime.now(UTC)
 
 
 def _handwritten_names(docs_dir: Path, use_directory_urls: bool) -> list[str]:
