@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import feedparser
@@ -23,7 +24,7 @@ from markupsafe import escape
 from build_tools import wire
 from tests.history_repo import LONG_LINK, tell
 from tests.site.conftest import SITE_URL
-from tests.site.helpers import Build, build
+from tests.site.helpers import Build, build, config_with, site_env
 
 RAW = re.compile(r"^(index\.(json|yaml)|bundles/.+|schema/.+)$")
 
@@ -292,3 +293,20 @@ def test_two_builds_give_the_same_feeds(
     assert again.returncode == 0, again.output
     for path in ("feed.xml", "en/feed.xml", "ru/feed.xml", "sha256sums"):
         assert (again.site / path).read_bytes() == (site.site / path).read_bytes(), path
+
+
+def test_history_can_be_turned_off(story: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    config = config_with(tmp_path, "history: false")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
+        env=site_env(story[0] / "catalog"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "out/en/team/reviewer/index.html").read_text(encoding="utf-8")
+    assert "No history (history is turned off in mkdocs.yml)" in text
+    assert not (tmp_path / "out/en/team/reviewer/v2").exists()
+    assert (tmp_path / "out/feed.xml").is_file() and (tmp_path / "out/health/index.html").is_file()

@@ -23,11 +23,11 @@ from tests.site.helpers import (
     PAYLOAD,
     PAYLOAD_INSTRUCTIONS,
     PAYLOADS,
-    REPO,
     UPSTREAM,
     UPSTREAM_YAML,
     Build,
     build,
+    config_with,
     copy_catalog,
     site_env,
     write_catalog,
@@ -341,15 +341,7 @@ def test_a_yaml_catalog_serves_both_trees(tmp_path: Path) -> None:
 
 
 def test_formats_option_publishes_only_json(tmp_path: Path) -> None:
-    config = tmp_path / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
-        .replace("      catalog_dir:", "      formats: [json]\n      catalog_dir:"),
-        encoding="utf-8",
-    )
+    config = config_with(tmp_path, "formats: [json]")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
         env=site_env(UPSTREAM_YAML),
