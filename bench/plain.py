@@ -55,7 +55,6 @@ def _markdown(page: pages.SitePage) -> str:
         "rolecat_alternates": [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in page.alternates
         ],
-        "rolecat_feed": page.feed,
     }
     if not page.searchable:
         meta["search"] = {"exclude": True}

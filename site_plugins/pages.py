@@ -53,8 +53,6 @@ class SitePage:
     alternates: tuple[Alternate, ...] = field(default=())
     searchable: bool = True
     """Old versions' changes stay out of the search index: a search finds the roles as they are."""
-    feed: str | None = None
-    """The Atom feed the page's ``<head>`` points feed readers at (site-relative)."""
 
     @property
     def html(self) -> str:
@@ -191,7 +189,6 @@ def catalog_pages(
                 page.source,
                 _alternates(page.alternates),
                 searchable=False,
-                feed=site_paths.feed(page.language),
             )
         )
     return [*pages, *_health(catalog, renderer, history, languages)]
@@ -218,7 +215,6 @@ def _health(
             True,
             catalog.index.path,
             searchable=False,
-            feed=site_paths.feed(),
         )
     ]
     for language in languages:
@@ -234,7 +230,6 @@ def _health(
                 catalog.index.path,
                 _alternates(alternates),
                 searchable=False,
-                feed=site_paths.feed(language),
             )
         )
     return pages
@@ -313,7 +308,6 @@ def _home(
         True,
         catalog.index.path,
         _alternates(alternates),
-        feed=site_paths.feed(),
     )
 
 
@@ -353,7 +347,6 @@ def _language(
         True,
         catalog.index.path,
         _alternates(alternates),
-        feed=site_paths.feed(language),
     )
 
 
@@ -413,7 +406,6 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         True,
         file.path,
         _alternates(alternates),
-        feed=site_paths.feed(language),
     )
 
 
@@ -480,7 +472,6 @@ def _role(
         False,
         file.path,
         _alternates(alternates),
-        feed=site_paths.feed(language),
     )
 
 

@@ -278,7 +278,6 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         page.meta["rolecat_alternates"] = [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
         ]
-        page.meta["rolecat_feed"] = generated.feed
         if not generated.searchable:
             page.meta["search"] = {"exclude": True}
         return ""

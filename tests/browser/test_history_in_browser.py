@@ -43,6 +43,9 @@ def test_removed_and_added_words_stand_out(page: Page, history_url: str) -> None
 
 
 def test_the_role_page_leads_to_what_changed(page: Page, history_url: str) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{history_url}ru/team/writer/")
     warning = page.locator(".rolecat-stale")
     expect(warning).to_contain_text("возможно, устарел")
@@ -51,3 +54,7 @@ def test_the_role_page_leads_to_what_changed(page: Page, history_url: str) -> No
     expect(page.locator("article h1")).to_have_text("Writer (en), version 2")
     page.get_by_role("link", name="History", exact=True).click()
     expect(page).to_have_url(f"{history_url}en/team/writer/#history")
+    for path in ("health/", "health/ru/", "ru/"):
+        page.goto(f"{history_url}{path}")
+        expect(page.locator("article h1")).to_be_visible()
+    assert errors == []  # nothing the pages load is missing

@@ -208,9 +208,12 @@ def test_feeds_are_atom_with_stable_ids(site: Build, story: tuple[Path, dict[str
     assert {e.id for e in ru.entries}.isdisjoint(e.id for e in whole.entries)
 
 
-def test_every_page_points_feed_readers_at_its_language(site: Build) -> None:
-    text = (site.site / "ru/team/writer/index.html").read_text(encoding="utf-8")
-    assert '<link rel="alternate" type="application/atom+xml" href="../../feed.xml"' in text
+def test_the_overview_and_language_pages_link_the_feeds(site: Build) -> None:
+    home, ru = page(site, ""), page(site, "ru")
+    assert '<a href="feed.xml" type="application/atom+xml">Atom feed of changes</a>' in home
+    assert '<a href="health/">Catalog health</a>' in home
+    assert '<a href="feed.xml" type="application/atom+xml">Atom-лента изменений</a>' in ru
+    assert '<a href="../health/ru/">Состояние каталога</a>' in ru
 
 
 def test_version_and_health_pages_stay_out_of_search(site: Build) -> None:
