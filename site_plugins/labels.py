@@ -100,7 +100,6 @@ LABELS: dict[str, dict[str, str]] = {
         "feed": "Atom feed of changes",
         "feed_title": "%(catalog)s: role changes",
         "changes": "Changes",
-        "author": "Author",
     },
     "ru": {
         "overview": "Обзор",
@@ -179,7 +178,6 @@ LABELS: dict[str, dict[str, str]] = {
         "feed": "Atom-лента изменений",
         "feed_title": "%(catalog)s: изменения ролей",
         "changes": "Изменения",
-        "author": "Автор",
     },
 }
 

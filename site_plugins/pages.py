@@ -301,13 +301,7 @@ def _home(
     )
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
     return SitePage(
-        src,
-        words["catalog"],
-        FALLBACK,
-        html,
-        True,
-        catalog.index.path,
-        _alternates(alternates),
+        src, words["catalog"], FALLBACK, html, True, catalog.index.path, _alternates(alternates)
     )
 
 
@@ -339,15 +333,7 @@ def _language(
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(
-        src,
-        title,
-        language,
-        html,
-        True,
-        catalog.index.path,
-        _alternates(alternates),
-    )
+    return SitePage(src, title, language, html, True, catalog.index.path, _alternates(alternates))
 
 
 def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
@@ -399,13 +385,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         if lang in bundle.files
     }
     return SitePage(
-        src,
-        bundle.name(language),
-        language,
-        html,
-        True,
-        file.path,
-        _alternates(alternates),
+        src, bundle.name(language), language, html, True, file.path, _alternates(alternates)
     )
 
 
@@ -464,15 +444,7 @@ def _role(
         if lang in bundle.files
     }
     title = str(role.get("name") or slug)
-    return SitePage(
-        src,
-        title,
-        language,
-        html,
-        False,
-        file.path,
-        _alternates(alternates),
-    )
+    return SitePage(src, title, language, html, False, file.path, _alternates(alternates))
 
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:
