@@ -19,6 +19,7 @@ import json
 import os
 import posixpath
 import subprocess
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -36,8 +37,8 @@ from build_tools.catalog import (
     load_catalog,
     read_document,
 )
-from build_tools.diagnostics import Diagnostic
-from build_tools.lock import LOCK_FILE, Entry, bundle_hashes, current_entries
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.lock import LOCK_FILE, role_hash
 from build_tools.rules import BUNDLE_RULES, CATALOG_RULES, SAME_IN_EVERY_LANGUAGE, run_rules
 from build_tools.sources import Document
 
@@ -380,20 +381,12 @@ def _git(cwd: Path, *args: str) -> bytes:
     return done.stdout
 
 
-class _Blobs:
-    """File contents by blob id, through one ``git cat-file --batch`` for the whole history."""
+class _CatFile:
+    """One ``git cat-file --batch``: a blob id in, its bytes out."""
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self._process = process
-        assert process.stdin is not None and process.stdout is not None
-        self._in: IO[bytes] = process.stdin
-        self._out: IO[bytes] = process.stdout
-
-    @classmethod
-    @contextmanager
-    def open(cls, top: Path) -> Iterator[_Blobs]:
+    def __init__(self, top: Path) -> None:
         try:
-            process = subprocess.Popen(
+            self._process = subprocess.Popen(
                 ["git", "cat-file", "--batch"],
                 cwd=top,
                 stdin=subprocess.PIPE,
@@ -402,13 +395,9 @@ class _Blobs:
             )
         except OSError as error:
             raise HistoryUnavailable("git-error", f"git cannot run: {error.strerror}") from None
-        try:
-            yield cls(process)
-        finally:
-            assert process.stdin is not None and process.stdout is not None
-            process.stdin.close()
-            process.stdout.close()
-            process.wait()
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._in: IO[bytes] = self._process.stdin
+        self._out: IO[bytes] = self._process.stdout
 
     def read(self, blob: str) -> bytes:
         self._in.write(blob.encode("ascii") + b"\n")
@@ -416,8 +405,87 @@ class _Blobs:
         header = self._out.readline().split()
         if len(header) != 3:
             raise HistoryUnavailable("git-error", f"git cannot read object {blob}")
-        data = self._out.read(int(header[2]) + 1)
-        return data[:-1]
+        return self._out.read(int(header[2]) + 1)[:-1]
+
+    def close(self) -> None:
+        self._in.close()
+        self._out.close()
+        self._process.wait()
+
+
+class _Blobs:
+    """File contents by blob id for the whole replay.
+
+    A thread reads the blobs each commit changed a commit or two ahead, so git inflates them on
+    one core while the catalog is checked on the other; anything else is read when asked.
+    """
+
+    AHEAD = 2
+    """Commits read ahead: enough to keep git busy, little to hold in memory."""
+
+    def __init__(self, top: Path, plan: list[list[str]]) -> None:
+        self._direct = _CatFile(top)
+        self._ahead = _CatFile(top)
+        self._plan = plan
+        self._ready: dict[str, bytes] = {}
+        self._lock = threading.Condition()
+        self._commit = 0
+        self._fetched = -1
+        self._stop = False
+        self._failure: HistoryUnavailable | None = None
+        self._thread = threading.Thread(target=self._read_ahead, daemon=True)
+        self._thread.start()
+
+    @classmethod
+    @contextmanager
+    def open(cls, top: Path, plan: list[list[str]]) -> Iterator[_Blobs]:
+        """``plan``: the blob ids each commit changed, in the order the commits are replayed."""
+        blobs = cls(top, plan)
+        try:
+            yield blobs
+        finally:
+            with blobs._lock:
+                blobs._stop = True
+                blobs._lock.notify_all()
+            blobs._thread.join()
+            blobs._direct.close()
+            blobs._ahead.close()
+
+    def _read_ahead(self) -> None:
+        try:
+            for number, wanted in enumerate(self._plan):
+                with self._lock:
+                    while number > self._commit + self.AHEAD and not self._stop:
+                        self._lock.wait()
+                    if self._stop:
+                        return
+                fetched = {blob: self._ahead.read(blob) for blob in dict.fromkeys(wanted)}
+                with self._lock:
+                    self._ready.update(fetched)
+                    self._fetched = number
+                    self._lock.notify_all()
+        except HistoryUnavailable as error:
+            with self._lock:
+                self._failure = error
+                self._lock.notify_all()
+
+    def at_commit(self, number: int) -> None:
+        """The replay moved on to commit ``number``: what earlier commits changed is let go."""
+        with self._lock:
+            for earlier in self._plan[self._commit : number]:
+                for blob in earlier:
+                    self._ready.pop(blob, None)
+            self._commit = number
+            self._lock.notify_all()
+
+    def read(self, blob: str) -> bytes:
+        with self._lock:
+            while self._fetched < self._commit and self._failure is None:
+                self._lock.wait()
+            if self._failure is not None:
+                raise self._failure
+            found = self._ready.get(blob)
+        return found if found is not None else self._direct.read(blob)
 
 
 _SYMLINK = "120000"
@@ -472,6 +540,24 @@ class _Documents:
     def __init__(self) -> None:
         self._previous: dict[Any, tuple[Document | None, list[Diagnostic], list[Any]]] = {}
         self._used: dict[Any, tuple[Document | None, list[Diagnostic], list[Any]]] = {}
+        self._valid_bundles: list[Any] = []
+        """The ``bundles`` of the last index found valid."""
+
+    def validate(self, kind: schema.Kind, document: Document) -> list[Diagnostic]:
+        """The shape of a file; of an index, only its bundles that differ from the last valid one.
+
+        A commit changes an index in a version or two, and checking every bundle's every role
+        again is most of what reading the index costs. The index schema constrains each bundle
+        on its own (nothing across them, such as unique items), so the unchanged ones hold.
+        """
+        bundles = document.data.get("bundles")
+        if kind == "index" and isinstance(bundles, list) and bundles:
+            known = self._valid_bundles
+            changed = [b for i, b in enumerate(bundles) if i >= len(known) or b != known[i]]
+            if schema.screen("index")({**document.data, "bundles": changed or bundles[:1]}):
+                self._valid_bundles = bundles
+                return []
+        return schema.validate(kind, document)
 
     def next_commit(self) -> None:
         self._previous, self._used = self._used, {}
@@ -489,7 +575,7 @@ class _Documents:
             self._used[key] = found
             return found[0], found[1]
         source.read_inside_log.clear()
-        document, problems = read_document(source, stem, kind)
+        document, problems = read_document(source, stem, kind, self.validate)
         inside = [(p, _blob_or_none(source, p)) for p in source.read_inside_log]
         self._used[key] = (document, problems, inside)
         return document, problems
@@ -510,12 +596,14 @@ class _BundleKey:
     """
 
     def __init__(self, bundle: Bundle) -> None:
+        self.pointer = bundle.pointer
         self.entry = bundle.entry
         self.documents = [(lang, file.document) for lang, file in bundle.files.items()]
 
     def same(self, other: _BundleKey | None) -> bool:
         return (
             other is not None
+            and self.pointer == other.pointer
             and len(self.documents) == len(other.documents)
             and all(
                 a == c and b is d
@@ -530,8 +618,28 @@ class _Checked:
     """One bundle as checked at the previous commit."""
 
     key: _BundleKey
+    roles: list[tuple[Pointer, str, Any]]
     sound: bool
-    hashes: dict[str, str]
+    texts: dict[str, tuple[dict[str, dict[str, Any]], str]]
+    """Each role's objects by language, and their lock hash."""
+    locked: dict[str, dict[str, Any]]
+    """What the lock must record for its roles: ``{slug: {"version": v, "hash": h}}``."""
+
+    @classmethod
+    def check(cls, catalog: Catalog, bundle: Bundle, before: _Checked | None) -> _Checked:
+        """The bundle's rules and hashes; a role whose texts equal those ``before`` (a commit
+        changes one or two roles of a file) keeps its hash."""
+        sound = not run_rules(Catalog(catalog.source, catalog.index, [bundle]), BUNDLE_RULES)
+        texts: dict[str, tuple[dict[str, dict[str, Any]], str]] = {}
+        locked: dict[str, dict[str, Any]] = {}
+        for slug, version, objects in _bundle_roles(bundle):
+            if not objects or slug in texts:
+                continue
+            known = before.texts.get(slug) if before else None
+            digest = known[1] if known and known[0] == objects else role_hash(objects)
+            texts[slug] = (objects, digest)
+            locked[slug] = {"version": version, "hash": digest}
+        return cls(_BundleKey(bundle), bundle.roles, sound, texts, locked)
 
 
 class _Replay:
@@ -558,8 +666,13 @@ class _Replay:
         files: dict[str, tuple[str, str]] = {}
         first: Commit | None = None
         truncated = False
-        with _Blobs.open(self.repo.top) as blobs:
-            for commit, changed in self.repo.log(self.lock):
+        log = list(self.repo.log(self.lock))
+        plan = [
+            [blob for _path, _mode, blob in changed if set(blob) != {"0"}] for _c, changed in log
+        ]
+        with _Blobs.open(self.repo.top, plan) as blobs:
+            for number, (commit, changed) in enumerate(log):
+                blobs.at_commit(number)
                 for path, mode, blob in changed:
                     if set(blob) == {"0"}:
                         files.pop(path, None)
@@ -584,23 +697,28 @@ class _Replay:
         catalog, problems = load_catalog(tree, read=self.documents.read)
         if catalog is None:
             return None
-        sound = not problems and not run_rules(catalog, CATALOG_RULES)
         checked: dict[str, _Checked] = {}
+        sound = not problems
         for bundle in catalog.bundles:
-            key = _BundleKey(bundle)
-            found = self.checked.get(bundle.id)
-            if found is None or not key.same(found.key):
-                alone = Catalog(catalog.source, catalog.index, [bundle])
-                found = _Checked(key, not run_rules(alone, BUNDLE_RULES), bundle_hashes(bundle))
+            before = self.checked.get(bundle.id)
+            if before is not None and _BundleKey(bundle).same(before.key):
+                # The same index entry at the same place: the same roles (a cached_property keeps
+                # its value in the instance's __dict__).
+                bundle.__dict__["roles"] = before.roles
+                found = before
+            else:
+                found = _Checked.check(catalog, bundle, before)
             checked[bundle.id] = found
             sound = sound and found.sound
         self.checked = checked
-        if not sound:
+        if not sound or run_rules(catalog, CATALOG_RULES):
             return None
         lock = tree.files.get(self.lock) if self.lock else None
-        if lock is not None:  # before the catalog had a lock, there was nothing to hold to
-            hashes = {bundle_id: found.hashes for bundle_id, found in checked.items()}
-            if not _lock_agrees(tree.blobs.read(lock[1]), current_entries(catalog, hashes)):
+        if lock is not None:  # before the catalog had a lock, there was nothing to hold it to
+            expected: dict[str, dict[str, Any]] = {}
+            for found in checked.values():
+                expected.update(found.locked)
+            if not _lock_agrees(tree.blobs.read(lock[1]), expected):
                 return None
         return catalog
 
@@ -632,19 +750,13 @@ class _Replay:
         self.present, self.recorded = present, recorded
 
 
-def _lock_agrees(raw: bytes, entries: dict[str, Entry]) -> bool:
-    """The lock at a commit records exactly the catalog's roles, versions and hashes there."""
+def _lock_agrees(raw: bytes, expected: dict[str, dict[str, Any]]) -> bool:
+    """The lock records exactly the catalog's roles, versions and hashes: what
+    :func:`build_tools.lock.changes` finds nothing in, compared as plain data."""
     try:
         recorded = json.loads(raw)
     except ValueError:
         return False
-    if not isinstance(recorded, dict) or recorded.keys() != entries.keys():
-        return False
-    for slug, entry in entries.items():
-        found = recorded[slug]
-        if not isinstance(found, dict) or found.get("hash") != entry.hash:
-            return False
-        version = found.get("version")
-        if isinstance(version, bool) or version != entry.version:
-            return False
-    return True
+    return recorded == expected and not any(
+        isinstance(entry["version"], bool) for entry in recorded.values()
+    )

@@ -377,13 +377,13 @@ def _fold(pieces: list[dict[str, str]], words: dict[str, str]) -> list[dict[str,
 
 
 def health_overview(
-    catalog: Catalog, history: History, languages: list[str], link: Link
+    by_language: dict[str, dict[str, Any]], history: History, link: Link
 ) -> dict[str, Any]:
-    """The context of ``/health/``: a line per language (in English, like the overview)."""
+    """The context of ``/health/`` from each language's (:func:`health`): a line per language,
+    in English like the overview."""
     words = labels(FALLBACK)
     rows = []
-    for language in languages:
-        found = health(catalog, history, language, link)
+    for language, found in by_language.items():
         rows.append(
             {
                 "code": language,

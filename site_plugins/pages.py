@@ -134,13 +134,23 @@ class Linker:
     use_directory_urls: bool
 
     def file(self, path: str) -> str:
-        return posixpath.relpath(path, self.here or ".")
+        return _relative(path, self.here)
 
     def page(self, src_uri: str) -> str:
-        target = posixpath.relpath(page_dir(src_uri) or ".", self.here or ".")
+        target = _relative(page_dir(src_uri), self.here)
         if not self.use_directory_urls:
             return posixpath.join(target, "index.html")
         return "./" if target == "." else f"{target}/"
+
+
+def _relative(target: str, here: str) -> str:
+    """``posixpath.relpath`` of two site paths (relative, normalized), without the working
+    directory it looks up at every call: a site with history makes tens of thousands of links."""
+    to, start = [p for p in target.split("/") if p], [p for p in here.split("/") if p]
+    common = 0
+    while common < min(len(to), len(start)) and to[common] == start[common]:
+        common += 1
+    return "/".join([".."] * (len(start) - common) + to[common:]) or "."
 
 
 def _alternates(links: dict[str, str]) -> tuple[Alternate, ...]:
@@ -203,26 +213,28 @@ def _render_later(
 def _health(
     catalog: Catalog, renderer: Renderer, history: History, languages: list[str]
 ) -> list[SitePage]:
-    src = site_paths.health_page()
-    context = history_pages.health_overview(catalog, history, languages, renderer.linker(src).page)
     alternates = {lang: site_paths.health_page(lang) for lang in languages}
+    contexts = {
+        lang: history_pages.health(catalog, history, lang, renderer.linker(src).page)
+        for lang, src in alternates.items()
+    }
+    src = site_paths.health_page()
+    overview = history_pages.health_overview(contexts, history, renderer.linker(src).page)
     pages = [
         SitePage(
             src,
             labels(FALLBACK)["health"],
             FALLBACK,
-            renderer.later("health-index.html", **context),
+            renderer.later("health-index.html", **overview),
             True,
             catalog.index.path,
             searchable=False,
         )
     ]
-    for language in languages:
-        src = site_paths.health_page(language)
-        context = history_pages.health(catalog, history, language, renderer.linker(src).page)
+    for language, context in contexts.items():
         pages.append(
             SitePage(
-                src,
+                alternates[language],
                 f"{labels(language)['health']} · {language_name(language)}",
                 language,
                 renderer.later("health.html", **context),
