@@ -62,6 +62,7 @@ class Placed:
     def current(self) -> Version:
         return self.history.versions[-1]
 
+    @functools.cached_property
     def names(self) -> dict[Version, str]:
         """The directory of each version with a page: ``v3``, and ``v3-2`` for a number used
         again after the role was removed."""
@@ -133,7 +134,7 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
     context: dict[str, Any] = {"reach": reach_note(reach, words), "versions": [], "stale": None}
     if placed is None:
         return context
-    history, names = placed.history, placed.names()
+    history, names = placed.history, placed.names
     known = reach.unavailable is None
     for version in reversed(history.versions):
         name = names.get(version)
@@ -189,7 +190,7 @@ def version_pages(
 ) -> Iterator[VersionPage]:
     """Every version page; ``linker(src_uri)`` links from that page to others."""
     for placed in placed_roles(catalog, history):
-        names = placed.names()
+        names = placed.names
         for version, name in names.items():
             alternates = {lang: _page(placed, lang, name) for lang in placed.languages}
             for language in placed.languages:
@@ -435,7 +436,7 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
             known = placed.get((bundle.id, slug))
             why = known.history.stale(known.current).get(language) if known else None
             if known is not None and why is not None:
-                name = known.names().get(why.since)
+                name = known.names.get(why.since)
                 source = next((lang for lang in why.changed if lang in known.languages), None)
                 stale.append(
                     {
@@ -513,7 +514,7 @@ def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSi
         if language is not None and language not in placed.languages:
             continue
         shown = language or (FALLBACK if FALLBACK in placed.languages else placed.languages[0])
-        names = placed.names()
+        names = placed.names
         for version in placed.history.versions:
             if version.commit is None or version.at_start:
                 continue
