@@ -12,7 +12,8 @@ Shared by the history tests of the core, the site and the browser. The story, on
 7. 2026-05-01 helper back at version 2, its English instructions in prompts/helper.md;
 8. 2026-06-01 reviewer 4: Russian catches up;
 9. 2026-07-01 writer 2: English description and instructions changed, Russian left behind;
-10. 2026-08-01 helper 3: only prompts/helper.md changed, Russian left behind.
+10. 2026-08-01 helper 3: only prompts/helper.md changed, Russian left behind (markup in its
+    commit subject).
 """
 
 # Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
@@ -34,6 +35,8 @@ from tests.support import write_json
 AUTHOR = "Ada Lovelace"
 LONG_LINK = "\n\nSee https://docs.example.test/" + "a1b2c3d4e5" * 30
 """One unbroken word as wide as three phones: the diff must wrap it."""
+SUBJECT = "helper: prompt file only </span><script>window.__pwned = 7</script>"
+"""The last commit's subject: markup in a commit message shows as text."""
 
 
 @dataclass
@@ -198,5 +201,5 @@ def tell(root: Path) -> tuple[GitRepo, dict[str, str]]:
     story.versions["helper"] = 3
     prompt.write_text(instructions("helper", "en", 2) + "\n", encoding="utf-8")
     story.write()
-    ids["prompt"] = repo.commit("helper: prompt file only", "2026-08-01")
+    ids["prompt"] = repo.commit(SUBJECT, "2026-08-01")
     return repo, ids

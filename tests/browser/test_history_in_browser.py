@@ -54,7 +54,8 @@ def test_the_role_page_leads_to_what_changed(page: Page, history_url: str) -> No
     expect(page.locator("article h1")).to_have_text("Writer (en), version 2")
     page.get_by_role("link", name="History", exact=True).click()
     expect(page).to_have_url(f"{history_url}en/team/writer/#history")
-    for path in ("health/", "health/ru/", "ru/"):
+    for path in ("health/", "health/ru/", "ru/", "en/team/helper/", "en/team/helper/v3/"):
         page.goto(f"{history_url}{path}")
         expect(page.locator("article h1")).to_be_visible()
+        assert page.evaluate("typeof window.__pwned") == "undefined", path  # a commit subject
     assert errors == []  # nothing the pages load is missing

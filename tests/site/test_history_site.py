@@ -22,7 +22,7 @@ import pytest
 from markupsafe import escape
 
 from build_tools import wire
-from tests.history_repo import LONG_LINK, tell
+from tests.history_repo import LONG_LINK, SUBJECT, tell
 from tests.site.conftest import SITE_URL
 from tests.site.helpers import Build, build, config_with, site_env
 
@@ -103,6 +103,8 @@ def test_role_pages_list_their_versions_newest_first(site: Build) -> None:
 
 def test_a_role_removed_and_added_again_shows_both_lives(site: Build) -> None:
     helper = page(site, "en/team/helper")
+    assert f'<span class="rolecat-subject">{escape(SUBJECT)}</span>' in helper
+    assert "<script>window.__pwned" not in helper
     assert versions_listed(helper) == [
         ("3", "2026-08-01"),
         ("2", "2026-05-01"),
@@ -198,6 +200,7 @@ def test_feeds_are_atom_with_stable_ids(site: Build, story: tuple[Path, dict[str
         "Русский: No change in this language. (possibly out of date)" in whole.entries[0].summary
     )
     assert len({e.id for e in whole.entries}) == len(whole.entries)
+    assert whole.entries[0].summary.startswith(SUBJECT + " · ")
 
     ru = feedparser.parse((site.site / "ru/feed.xml").read_bytes())
     assert not ru.bozo and ru.feed.language == "ru"
