@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bench import plain, serve
 from bench.generate import generate
-from bench.history import generate_history
+from bench.history import CATALOG, generate_history
 from bench.measure import Run, median, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,21 +94,42 @@ def catalog_for(size: str, work: Path) -> Path:
         shutil.copytree(REPO / "catalog", copy)
         return copy
     params = {"roles": roles, "languages": LANGUAGES, "instructions": INSTRUCTIONS, "seed": 1}
-    key = hashlib.sha256(
-        json.dumps(params).encode() + (REPO / "bench" / "generate.py").read_bytes()
-    ).hexdigest()[:12]
-    target = work / "catalogs" / f"{size}-{key}"
+    return _cached(
+        work,
+        size,
+        params,
+        ["generate.py"],
+        f"generating {roles:,} roles x {len(LANGUAGES)} languages",
+        lambda target: generate(
+            target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1
+        ),
+    )
+
+
+def _cached(
+    work: Path,
+    name: str,
+    params: dict[str, object],
+    sources: list[str],
+    what: str,
+    make: Callable[[Path], object],
+) -> Path:
+    """``work/catalogs/<name>-<key>``, made by ``make`` unless the same ``params`` and generator
+    sources (in bench/) made it before."""
+    code = b"".join((REPO / "bench" / source).read_bytes() for source in sources)
+    key = hashlib.sha256(json.dumps(params).encode() + code).hexdigest()[:12]
+    target = work / "catalogs" / f"{name}-{key}"
     stamp = target.with_suffix(".done")
     if stamp.exists() and target.is_dir():
-        say(f"{size}: cached catalog {_shown(target)}")
+        say(f"{name}: cached {_shown(target)}")
         return target
-    for old in (work / "catalogs").glob(f"{size}-*"):
+    for old in (work / "catalogs").glob(f"{name}-*"):
         shutil.rmtree(old) if old.is_dir() else old.unlink()
-    say(f"{size}: generating {roles:,} roles x {len(LANGUAGES)} languages ...")
+    say(f"{name}: {what} ...")
     started = time.perf_counter()
-    generate(target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1)
+    make(target)
     stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
-    say(f"{size}: generated in {time.perf_counter() - started:.1f} s")
+    say(f"{name}: done in {time.perf_counter() - started:.1f} s")
     return target
 
 
@@ -223,24 +244,17 @@ class HistoryRow:
 
 def history_for(work: Path, commits: int) -> Path:
     """The cached repository of M with ``commits`` commits (bench/history.py), made if needed."""
-    params = {"roles": SIZES["M"], "commits": commits, "instructions": INSTRUCTIONS, "seed": 1}
-    sources = b"".join(
-        (REPO / "bench" / name).read_bytes() for name in ("generate.py", "history.py")
+    roles = SIZES["M"] or 0
+    params = {"roles": roles, "commits": commits, "instructions": INSTRUCTIONS, "seed": 1}
+    repository = _cached(
+        work,
+        "H",
+        params,
+        ["generate.py", "history.py"],
+        f"writing M in a git repository of {commits} commits",
+        lambda target: generate_history(target, roles, commits, instructions=INSTRUCTIONS),
     )
-    key = hashlib.sha256(json.dumps(params).encode() + sources).hexdigest()[:12]
-    target = work / "catalogs" / f"H-{key}"
-    stamp = target.with_suffix(".done")
-    if stamp.exists() and target.is_dir():
-        say(f"history: cached repository {_shown(target)}")
-        return target / "catalog"
-    for old in (work / "catalogs").glob("H-*"):
-        shutil.rmtree(old) if old.is_dir() else old.unlink()
-    say(f"history: writing M with {commits} commits ...")
-    started = time.perf_counter()
-    catalog = generate_history(target, SIZES["M"] or 0, commits, instructions=INSTRUCTIONS)
-    stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
-    say(f"history: written in {time.perf_counter() - started:.1f} s")
-    return catalog
+    return repository / CATALOG
 
 
 def _read_history(catalog: Path) -> Run:

@@ -33,6 +33,9 @@ from build_tools.formats import dump_yaml
 from tests.support import write_json
 
 AUTHOR = "Ada Lovelace"
+
+StoryRepo = tuple[Path, dict[str, str]]
+"""The story's repository root, and the commit id of each step by name."""
 LONG_LINK = "\n\nSee https://docs.example.test/" + "a1b2c3d4e5" * 30
 """One unbroken word as wide as three phones: the diff must wrap it."""
 SUBJECT = "helper: prompt file only </span><script>window.__pwned = 7</script>"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.history_repo import tell
+from tests.history_repo import StoryRepo
 from tests.site.helpers import OUR_CATALOG, build, write_payload_catalog
 
 MOUNT = "/team/roles/"
@@ -119,10 +119,10 @@ def payload_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> s
 
 
 @pytest.fixture(scope="session")
-def history_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+def history_url(
+    tmp_path_factory: pytest.TempPathFactory, static_host: Any, story: StoryRepo
+) -> str:
     """The site of a catalog with a git history (tests/history_repo.py)."""
-    root = tmp_path_factory.mktemp("browser-history")
-    tell(root / "repo")
-    built = build(root / "repo" / "catalog", root / "site")
+    built = build(story[0] / "catalog", tmp_path_factory.mktemp("browser-history") / "site")
     assert built.returncode == 0, built.output
     return str(static_host(built.site))

@@ -16,18 +16,11 @@ import pytest
 from build_tools.catalog import load_catalog
 from build_tools.check import check_catalog, update_lock
 from build_tools.history import History, RoleHistory, Version, changed_fields, read_history
-from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, instructions, tell
+from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
 
 
 @pytest.fixture(scope="module")
-def story(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    root = tmp_path_factory.mktemp("story")
-    _repo, ids = tell(root)
-    return root, ids
-
-
-@pytest.fixture(scope="module")
-def history(story: tuple[Path, dict[str, str]]) -> History:
+def history(story: StoryRepo) -> History:
     return read_history(story[0] / "catalog")
 
 
@@ -40,9 +33,7 @@ def day(version: Version) -> str:
     return version.commit.date.strftime("%Y-%m-%d")
 
 
-def test_every_version_with_its_commit_and_date(
-    history: History, story: tuple[Path, dict[str, str]]
-) -> None:
+def test_every_version_with_its_commit_and_date(history: History, story: StoryRepo) -> None:
     ids = story[1]
     assert history.reach.unavailable is None and not history.reach.truncated
     assert history.reach.start == datetime(2026, 1, 5, 12, tzinfo=UTC)
@@ -67,7 +58,7 @@ def test_every_version_with_its_commit_and_date(
     assert reviewer.versions[0].content["ru"]["name"] == "Reviewer (ru)"
 
 
-def test_a_broken_commit_is_skipped(history: History, story: tuple[Path, dict[str, str]]) -> None:
+def test_a_broken_commit_is_skipped(history: History, story: StoryRepo) -> None:
     assert [c.id for c in history.skipped] == [story[1]["broken"]]
 
 
@@ -143,9 +134,7 @@ def test_staleness_lasts_over_later_bumps_and_new_languages() -> None:
     ]
 
 
-def test_a_shallow_clone_says_where_history_starts(
-    story: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
+def test_a_shallow_clone_says_where_history_starts(story: StoryRepo, tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     subprocess.run(
         ["git", "clone", "-q", "--depth", "1", f"file://{story[0]}", str(clone)], check=True
@@ -159,7 +148,7 @@ def test_a_shallow_clone_says_where_history_starts(
     assert numbers(history.roles["reviewer"]) == [4]
 
 
-def test_no_git_repository(tmp_path: Path, story: tuple[Path, dict[str, str]]) -> None:
+def test_no_git_repository(tmp_path: Path, story: StoryRepo) -> None:
     catalog = shutil.copytree(story[0] / "catalog", tmp_path / "catalog")
     history = read_history(catalog)
     assert history.reach.unavailable == "not-a-repository" and history.roles == {}
@@ -170,9 +159,7 @@ def test_no_git_repository(tmp_path: Path, story: tuple[Path, dict[str, str]]) -
     assert current.roles["reviewer"].versions[0].commit is None
 
 
-def test_no_git_at_all(
-    tmp_path: Path, story: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_no_git_at_all(tmp_path: Path, story: StoryRepo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     assert read_history(story[0] / "catalog").reach.unavailable == "no-git"
 
@@ -214,9 +201,7 @@ def test_a_commit_with_a_stale_lock_is_not_published(tmp_path: Path) -> None:
     assert "short words" not in reviewer.versions[0].content["en"]["instructions"]
 
 
-def test_the_working_tree_is_the_newest_state(
-    story: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
+def test_the_working_tree_is_the_newest_state(story: StoryRepo, tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", f"file://{story[0]}", str(clone)], check=True)
     catalog = clone / "catalog"

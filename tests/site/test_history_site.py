@@ -22,7 +22,7 @@ import pytest
 from markupsafe import escape
 
 from build_tools import wire
-from tests.history_repo import LONG_LINK, SUBJECT, tell
+from tests.history_repo import LONG_LINK, SUBJECT, StoryRepo
 from tests.site.conftest import SITE_URL
 from tests.site.helpers import Build, build, config_with, site_env
 
@@ -30,14 +30,7 @@ RAW = re.compile(r"^(index\.(json|yaml)|bundles/.+|schema/.+)$")
 
 
 @pytest.fixture(scope="module")
-def story(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    root = tmp_path_factory.mktemp("story")
-    _repo, ids = tell(root)
-    return root, ids
-
-
-@pytest.fixture(scope="module")
-def site(story: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Build:
+def site(story: StoryRepo, tmp_path_factory: pytest.TempPathFactory) -> Build:
     built = build(
         story[0] / "catalog", tmp_path_factory.mktemp("story-site") / "site", site_url=SITE_URL
     )
@@ -46,9 +39,7 @@ def site(story: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFa
 
 
 @pytest.fixture(scope="module")
-def shallow_site(
-    story: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
-) -> Build:
+def shallow_site(story: StoryRepo, tmp_path_factory: pytest.TempPathFactory) -> Build:
     clone = tmp_path_factory.mktemp("shallow") / "clone"
     subprocess.run(
         ["git", "clone", "-q", "--depth", "1", f"file://{story[0]}", str(clone)], check=True
@@ -59,9 +50,7 @@ def shallow_site(
 
 
 @pytest.fixture(scope="module")
-def tarball_site(
-    story: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
-) -> Build:
+def tarball_site(story: StoryRepo, tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The same catalog outside git, as from a tarball."""
     catalog = shutil.copytree(story[0] / "catalog", tmp_path_factory.mktemp("tarball") / "catalog")
     built = build(catalog, catalog.parent / "site", site_url=SITE_URL)
@@ -179,7 +168,7 @@ def test_health_pages_count_per_language(site: Build) -> None:
     assert en.count("<p>None.</p>") == 2
 
 
-def test_feeds_are_atom_with_stable_ids(site: Build, story: tuple[Path, dict[str, str]]) -> None:
+def test_feeds_are_atom_with_stable_ids(site: Build, story: StoryRepo) -> None:
     whole = feedparser.parse((site.site / "feed.xml").read_bytes())
     assert not whole.bozo and whole.version == "atom10"
     titles = [e.title for e in whole.entries]
@@ -226,7 +215,7 @@ def test_version_and_health_pages_stay_out_of_search(site: Build) -> None:
     assert not [loc for loc in locations if re.search(r"/v\d+/$|^health/", loc)]
 
 
-def test_skipped_commits_are_logged(site: Build, story: tuple[Path, dict[str, str]]) -> None:
+def test_skipped_commits_are_logged(site: Build, story: StoryRepo) -> None:
     short = story[1]["broken"][:7]
     assert f"history: commit {short} (Oops <b>broken</b>) is skipped" in site.output
 
@@ -292,16 +281,14 @@ def test_a_shallow_clone_says_where_history_starts(shallow_site: Build) -> None:
     assert not parsed.bozo and parsed.entries == []
 
 
-def test_two_builds_give_the_same_feeds(
-    site: Build, story: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
+def test_two_builds_give_the_same_feeds(site: Build, story: StoryRepo, tmp_path: Path) -> None:
     again = build(story[0] / "catalog", tmp_path / "site", site_url=SITE_URL)
     assert again.returncode == 0, again.output
     for path in ("feed.xml", "en/feed.xml", "ru/feed.xml", "sha256sums"):
         assert (again.site / path).read_bytes() == (site.site / path).read_bytes(), path
 
 
-def test_history_can_be_turned_off(story: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_history_can_be_turned_off(story: StoryRepo, tmp_path: Path) -> None:
     config = config_with(tmp_path, "history: false")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
