@@ -13,7 +13,7 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -183,6 +183,9 @@ class VersionPage:
     source: str
     context: Callable[[], dict[str, Any]]
     """The template's context, worked out (diffs included) only when the page is rendered."""
+    key: tuple[Hashable, ...]
+    """Everything the page is made of (versions by identity: a preview rebuild reuses those of
+    the committed history), so a rebuild knows it unchanged without working out its context."""
 
 
 def version_pages(
@@ -201,6 +204,17 @@ def version_pages(
                     "version": show(version.number),
                 }
                 src = alternates[language]
+                key = (
+                    version,
+                    placed.history.previous(version),
+                    _next(placed.history, version),
+                    placed.current,
+                    language,
+                    placed.bundle.id,
+                    placed.bundle.name(language),
+                    tuple(placed.languages),
+                    tuple(names.items()),
+                )
                 yield VersionPage(
                     src,
                     title,
@@ -210,6 +224,7 @@ def version_pages(
                     functools.partial(
                         _version_context, placed, names, version, language, title, linker(src)
                     ),
+                    key,
                 )
 
 
@@ -509,39 +524,40 @@ def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSi
     def url(target: str) -> str:
         return site.url(target, path)
 
-    entries = []
+    newest: list[tuple[datetime, str, Placed, Version, str]] = []
     for placed in placed_roles(catalog, history):
         if language is not None and language not in placed.languages:
             continue
         shown = language or (FALLBACK if FALLBACK in placed.languages else placed.languages[0])
-        names = placed.names
         for version in placed.history.versions:
-            if version.commit is None or version.at_start:
-                continue
-            name = names.get(version)
-            target = (
-                _page(placed, shown, name)
-                if name
-                else site_paths.role_page(shown, placed.bundle.id, placed.slug)
+            if version.commit is not None and not version.at_start:
+                newest.append((version.commit.date, placed.slug, placed, version, shown))
+    newest.sort(key=lambda found: found[:2], reverse=True)
+    entries = []
+    for _date, slug, placed, version, shown in newest[:FEED_ENTRIES]:
+        assert version.commit is not None
+        name = placed.names.get(version)
+        target = (
+            _page(placed, shown, name)
+            if name
+            else site_paths.role_page(shown, placed.bundle.id, slug)
+        )
+        title = words["version_title"] % {
+            "name": _field(version, shown, "name") or slug,
+            "version": show(version.number),
+        }
+        emoji = _field(version, shown, "emoji")
+        entries.append(
+            feeds.Entry(
+                id=feeds.stable_id(slug, show(version.number), version.commit.id, language or ""),
+                title=f"{emoji} {title}" if emoji else title,
+                updated=version.commit.date,
+                link=url(target),
+                author=version.commit.author,
+                summary=_summary(placed.history, version, language, words),
+                categories=((placed.bundle.id, placed.bundle.name(shown)),),
             )
-            role_name = _field(version, shown, "name") or placed.slug
-            emoji = _field(version, shown, "emoji")
-            title = words["version_title"] % {"name": role_name, "version": show(version.number)}
-            entries.append(
-                feeds.Entry(
-                    id=feeds.stable_id(
-                        placed.slug, show(version.number), version.commit.id, language or ""
-                    ),
-                    title=f"{emoji} {title}" if emoji else title,
-                    updated=version.commit.date,
-                    link=url(target),
-                    author=version.commit.author,
-                    summary=_summary(placed.history, version, language, words),
-                    categories=((placed.bundle.id, placed.bundle.name(shown)),),
-                )
-            )
-    entries.sort(key=lambda e: (e.updated, e.id), reverse=True)
-    entries = entries[:FEED_ENTRIES]
+        )
     title = words["feed_title"] % {"catalog": words["catalog"]}
     if language is not None:
         title += f" ({language_name(language)})"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ class Renderer:
         *,
         use_directory_urls: bool = True,
         formats: Sequence[Format] = wire.FORMATS,
-        memo: dict[str, str] | None = None,
+        memo: dict[Hashable, str] | None = None,
     ) -> None:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
@@ -116,9 +116,24 @@ class Renderer:
         if self._memo is None or self._previous is None:
             return self.env.get_template(template).render(**context)
         key = self._stamp + template + json.dumps(context, sort_keys=True, default=str)
+        return self._remembered(key, template, lambda: context)
+
+    def render_keyed(
+        self, template: str, key: Hashable, context: Callable[[], dict[str, Any]]
+    ) -> str:
+        """Like :meth:`render`, remembered by ``key``, which names everything the page is made
+        of: cheaper than its context where that is large (a version page's diff)."""
+        if self._memo is None or self._previous is None:
+            return self.env.get_template(template).render(**context())
+        return self._remembered((self._stamp, template, key), template, context)
+
+    def _remembered(
+        self, key: Hashable, template: str, context: Callable[[], dict[str, Any]]
+    ) -> str:
+        assert self._memo is not None and self._previous is not None
         html = self._previous.get(key)
         if html is None:
-            html = self.env.get_template(template).render(**context)
+            html = self.env.get_template(template).render(**context())
         self._memo[key] = html
         return html
 
@@ -194,7 +209,7 @@ def catalog_pages(
                 page.src_uri,
                 page.title,
                 page.language,
-                _render_later(renderer, "version.html", page.context),
+                functools.partial(renderer.render_keyed, "version.html", page.key, page.context),
                 False,
                 page.source,
                 _alternates(page.alternates),
@@ -202,12 +217,6 @@ def catalog_pages(
             )
         )
     return [*pages, *_health(catalog, renderer, history, languages)]
-
-
-def _render_later(
-    renderer: Renderer, template: str, context: Callable[[], dict[str, Any]]
-) -> Callable[[], str]:
-    return lambda: renderer.render(template, **context())
 
 
 def _health(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.incremental: preview.Incremental | None = None
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
         self.raw_memo: dict[Any, bytes] | None = None
-        self.render_memo: dict[str, str] | None = None
+        self.render_memo: dict[Hashable, str] | None = None
         self.files = Files([])
         self.rebuilt: list[str] = []
         self.raw_released = False
