@@ -550,13 +550,15 @@ def report(rows: Sequence[Row], args: argparse.Namespace, history: HistoryRow | 
         "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
         "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."
     )
-    for row in rows:
-        if row.serve is not None:
-            served = row.serve
+    served_at = [(row.size, row.serve) for row in rows]
+    if history is not None:
+        served_at.append((f"M with {history.commits} commits of history", history.serve))
+    for where, served in served_at:
+        if served is not None:
             each = ", ".join(f"{s:.2f}" for s in served.reloads) or "none"
             startup = "—" if served.startup is None else f"{served.startup:.1f} s"
             out.append(
-                f"serve at {row.size}: `make serve`, first build until the home page is served "
+                f"serve at {where}: `make serve`, first build until the home page is served "
                 f"{startup}; one-role edits (instructions of one role in one language file, no "
                 f"version bump), write to reload signal: {each} s; site correct after each edit: "
                 f"{'yes' if served.correct else 'NO'}"
