@@ -16,11 +16,15 @@ or a catalog outside git still builds: :class:`Reach` says how far back the hist
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import pickle
 import posixpath
 import subprocess
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -265,13 +269,56 @@ def read_history(root: Path, lock: Path | None = None, reuse: History | None = N
     """
     try:
         repo = _Repository.find(root)
-        lock_path = repo.path_of(lock or root / LOCK_FILE)
-        key = (str(repo.top), repo.prefix, lock_path or "", repo.head)
+        key = repo.key(lock, root)
         if reuse is not None and reuse.key == key:
             return reuse
-        return _Replay(repo, lock_path, key).run()
+        return _Replay(repo, repo.path_of(lock or root / LOCK_FILE), key).run()
     except HistoryUnavailable as error:
         return History(Reach(unavailable=error.why, detail=error.detail))
+
+
+class Reading:
+    """A history being read in a process of its own while the build does other work.
+
+    Reading is mostly Python and git, so another process (not a thread) is what lets it run on
+    another core. Where a process cannot be started, :meth:`result` reads in this one.
+    """
+
+    def __init__(self, root: Path, lock: Path | None, reuse: History | None) -> None:
+        self._arguments = (root, lock, reuse)
+        self._done: History | None = None
+        self._executor: ProcessPoolExecutor | None = None
+        self._future: Future[History] | None = None
+        try:
+            key = _Repository.find(root).key(lock, root)
+        except HistoryUnavailable:
+            key = None
+        if reuse is not None and reuse.key == key:
+            self._done = reuse
+            return
+        try:
+            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._future = self._executor.submit(read_history, root, lock)
+        except (OSError, RuntimeError):
+            self.close()
+
+    def result(self) -> History:
+        if self._done is None:
+            try:
+                if self._future is None:
+                    raise RuntimeError("no process")
+                self._done = self._future.result()
+            except (OSError, RuntimeError, BrokenProcessPool, pickle.PickleError):
+                self._done = read_history(*self._arguments)
+            finally:
+                self.close()
+        return self._done
+
+    def close(self) -> None:
+        """Stop reading (a build that failed before it needed the history)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +353,10 @@ class _Repository:
             except (OSError, ValueError):
                 grafts = frozenset()
         return cls(Path(top), prefix, head, grafts)
+
+    def key(self, lock: Path | None, root: Path) -> tuple[str, ...]:
+        """What a history read here depends on: the repository, the catalog, its lock, HEAD."""
+        return (str(self.top), self.prefix, self.path_of(lock or root / LOCK_FILE) or "", self.head)
 
     def path_of(self, path: Path) -> str | None:
         """``path`` relative to the repository, ``None`` when it lies outside."""

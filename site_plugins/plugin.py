@@ -25,7 +25,7 @@ from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.history import History, Reach, read_history
+from build_tools.history import History, Reach, Reading
 from site_plugins import history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 
@@ -53,8 +53,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
         self.lock: Path | None = None
-        # The committed history, reused while HEAD stays the same (each preview rebuild).
+        # The committed history, reused while HEAD stays the same (each preview rebuild), and
+        # the one being read while the build does other work.
         self.committed: History | None = None
+        self.reading: Reading | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -92,6 +94,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self._settle(config, result.catalog, site_paths.collisions(result.catalog, taken))
         else:
             self._settle(config, None, result.diagnostics)
+        self.on_build_error(error=None)  # a preview build that never needed its history
+        if self.catalog is not None and self.config.history:
+            # Read in another process while MkDocs and the raw files go ahead (see on_files).
+            self.reading = Reading(self.catalog_dir, self.lock, self.committed)
         if self.catalog is not None and "alternate" not in config.extra:
             # Material shows its language switcher only when extra.alternate is set, and the
             # generated pages bring their own (templates/overrides/partials/alternate.html). A list
@@ -180,7 +186,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         assert self.catalog is not None
         if not self.config.history:
             return History(Reach(unavailable="off")).including(self.catalog)
-        committed = read_history(self.catalog_dir, self.lock, self.committed)
+        if self.reading is None:
+            self.reading = Reading(self.catalog_dir, self.lock, self.committed)
+        committed, self.reading = self.reading.result(), None
         if committed is not self.committed:  # read anew, not reused by a preview rebuild
             reach = committed.reach
             if reach.unavailable:
@@ -268,6 +276,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.incremental.merge_search_index(Path(config.site_dir), self.rebuilt, urls)
 
     on_post_build = CombinedEvent(_let_go, _merge_search_index)
+
+    def on_build_error(self, *, error: Exception | None) -> None:
+        if self.reading is not None:
+            self.reading.close()
+            self.reading = None
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files

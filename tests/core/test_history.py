@@ -15,7 +15,7 @@ import pytest
 
 from build_tools.catalog import load_catalog
 from build_tools.check import check_catalog, update_lock
-from build_tools.history import History, RoleHistory, Version, changed_fields, read_history
+from build_tools.history import History, Reading, RoleHistory, Version, changed_fields, read_history
 from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
 
 
@@ -231,3 +231,18 @@ def test_the_working_tree_is_the_newest_state(story: StoryRepo, tmp_path: Path) 
     assert numbers(writer) == [1, 2, 3] and writer.versions[-1].commit is None
     assert writer.changed_languages(writer.versions[-1]) == ["ru"]
     assert writer.stale(writer.versions[-1]) == {}  # Russian caught up
+
+
+def test_reading_in_another_process_gives_the_same_history(story: StoryRepo) -> None:
+    catalog = story[0] / "catalog"
+    here = read_history(catalog)
+    there = Reading(catalog, None, None).result()
+    assert there.key == here.key and there.reach == here.reach
+    assert {
+        slug: [(v.number, v.commit, v.content) for v in role.versions]
+        for slug, role in there.roles.items()
+    } == {
+        slug: [(v.number, v.commit, v.content) for v in role.versions]
+        for slug, role in here.roles.items()
+    }
+    assert Reading(catalog, None, here).result() is here  # the same HEAD: nothing is read again
