@@ -291,8 +291,9 @@ class Reading:
         self._future: Future[History] | None = None
         try:
             key = _Repository.find(root).key(lock, root)
-        except HistoryUnavailable:
-            key = None
+        except HistoryUnavailable as error:  # no git, no repository: nothing to read
+            self._done = History(Reach(unavailable=error.why, detail=error.detail))
+            return
         if reuse is not None and reuse.key == key:
             self._done = reuse
             return

@@ -94,7 +94,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self._settle(config, result.catalog, site_paths.collisions(result.catalog, taken))
         else:
             self._settle(config, None, result.diagnostics)
-        self.on_build_error(error=None)  # a preview build that never needed its history
+        self._stop_reading()  # a preview build that never needed its history
         if self.catalog is not None and self.config.history:
             # Read in another process while MkDocs and the raw files go ahead (see on_files).
             self.reading = Reading(self.catalog_dir, self.lock, self.committed)
@@ -277,7 +277,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     on_post_build = CombinedEvent(_let_go, _merge_search_index)
 
-    def on_build_error(self, *, error: Exception | None) -> None:
+    def on_build_error(self, *, error: Exception) -> None:
+        self._stop_reading()
+
+    def _stop_reading(self) -> None:
         if self.reading is not None:
             self.reading.close()
             self.reading = None
