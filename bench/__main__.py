@@ -27,6 +27,7 @@ from pathlib import Path
 
 from bench import plain, search, serve
 from bench.generate import generate
+from bench.history import CATALOG, generate_history
 from bench.measure import Run, median, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,6 +43,7 @@ TARGET_BUILD = 1.2
 TARGET_PAGE_GROWTH = 1.2
 TARGET_RELOAD = 1.5
 TARGET_MEMORY_MIB = 1024
+HISTORY_COMMITS = 300
 
 
 def say(message: str) -> None:
@@ -92,21 +94,42 @@ def catalog_for(size: str, work: Path) -> Path:
         shutil.copytree(REPO / "catalog", copy)
         return copy
     params = {"roles": roles, "languages": LANGUAGES, "instructions": INSTRUCTIONS, "seed": 1}
-    key = hashlib.sha256(
-        json.dumps(params).encode() + (REPO / "bench" / "generate.py").read_bytes()
-    ).hexdigest()[:12]
-    target = work / "catalogs" / f"{size}-{key}"
+    return _cached(
+        work,
+        size,
+        params,
+        ["generate.py"],
+        f"generating {roles:,} roles x {len(LANGUAGES)} languages",
+        lambda target: generate(
+            target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1
+        ),
+    )
+
+
+def _cached(
+    work: Path,
+    name: str,
+    params: dict[str, object],
+    sources: list[str],
+    what: str,
+    make: Callable[[Path], object],
+) -> Path:
+    """``work/catalogs/<name>-<key>``, made by ``make`` unless the same ``params`` and generator
+    sources (in bench/) made it before."""
+    code = b"".join((REPO / "bench" / source).read_bytes() for source in sources)
+    key = hashlib.sha256(json.dumps(params).encode() + code).hexdigest()[:12]
+    target = work / "catalogs" / f"{name}-{key}"
     stamp = target.with_suffix(".done")
     if stamp.exists() and target.is_dir():
-        say(f"{size}: cached catalog {_shown(target)}")
+        say(f"{name}: cached {_shown(target)}")
         return target
-    for old in (work / "catalogs").glob(f"{size}-*"):
+    for old in (work / "catalogs").glob(f"{name}-*"):
         shutil.rmtree(old) if old.is_dir() else old.unlink()
-    say(f"{size}: generating {roles:,} roles x {len(LANGUAGES)} languages ...")
+    say(f"{name}: {what} ...")
     started = time.perf_counter()
-    generate(target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1)
+    make(target)
     stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
-    say(f"{size}: generated in {time.perf_counter() - started:.1f} s")
+    say(f"{name}: done in {time.perf_counter() - started:.1f} s")
     return target
 
 
@@ -202,6 +225,143 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
     return row
 
 
+@dataclass
+class HistoryRow:
+    """The M catalog with a git history: the build with it, without it, and plain MkDocs."""
+
+    commits: int
+    catalog: Path
+    versions: int = 0
+    pages: int = 0
+    read: list[float] = field(default_factory=list)
+    plugin: list[float] = field(default_factory=list)
+    without: list[float] = field(default_factory=list)
+    plain: list[float] = field(default_factory=list)
+    plugin_rss_kib: list[int] = field(default_factory=list)
+    serve: serve.ServeResult | None = None
+    failures: list[str] = field(default_factory=list)
+
+
+def history_for(work: Path, commits: int) -> Path:
+    """The cached repository of M with ``commits`` commits (bench/history.py), made if needed."""
+    roles = SIZES["M"] or 0
+    params = {"roles": roles, "commits": commits, "instructions": INSTRUCTIONS, "seed": 1}
+    repository = _cached(
+        work,
+        "H",
+        params,
+        ["generate.py", "history.py"],
+        f"writing M in a git repository of {commits} commits",
+        lambda target: generate_history(target, roles, commits, instructions=INSTRUCTIONS),
+    )
+    return repository / CATALOG
+
+
+def _read_history(catalog: Path) -> Run:
+    """Reading the history alone, as its own process: what the build spends on it."""
+    code = (
+        "import sys, time; from pathlib import Path; from build_tools.history import read_history; "
+        "t = time.perf_counter(); h = read_history(Path(sys.argv[1])); "
+        "print(time.perf_counter() - t, sum(len(r.versions) for r in h.roles.values()))"
+    )
+    return run([sys.executable, "-c", code, str(catalog)], cwd=REPO)
+
+
+def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryRow:
+    """The plugin's build of M with its history against the same catalog outside git (no
+    history), and against plain MkDocs building the same pages (version pages included)."""
+    catalog = history_for(work, commits)
+    row = HistoryRow(commits, catalog)
+    scratch = work / "run"
+    without = scratch / "H-no-git" / "catalog"
+    if without.parent.exists():
+        shutil.rmtree(without.parent)
+    shutil.copytree(catalog, without)
+    say("history: writing the plain-MkDocs project of the same pages ...")
+    plain_config, _roles = plain.prepare(catalog, scratch / "H-plain", REPO)
+    row.pages = sum(1 for _ in (scratch / "H-plain" / "docs").rglob("index.md"))
+    sites = {name: scratch / f"H-site-{name}" for name in ("plugin", "without", "plain")}
+    for number in range(runs):
+        result = _read_history(catalog)
+        if result.ok:
+            seconds, versions = result.stdout.split()
+            row.read.append(float(seconds))
+            row.versions = int(versions)
+        else:
+            row.failures.append(f"reading the history failed:\n{result.tail()}")
+        result = _build(REPO / "mkdocs.yml", sites["plugin"], REPO, catalog)
+        if result.ok:
+            row.plugin.append(result.seconds)
+            row.plugin_rss_kib.append(result.max_rss_kib)
+        else:
+            row.failures.append(f"plugin build with history failed:\n{result.tail()}")
+        result = _build(REPO / "mkdocs.yml", sites["without"], REPO, without)
+        if result.ok:
+            row.without.append(result.seconds)
+        else:
+            row.failures.append(f"plugin build without history failed:\n{result.tail()}")
+        result = _build(plain_config, sites["plain"], scratch / "H-plain", None)
+        if result.ok:
+            row.plain.append(result.seconds)
+        else:
+            row.failures.append(f"plain build failed:\n{result.tail()}")
+        say(
+            f"history: run {number + 1}/{runs}: with {_secs(row.plugin[-1:])}, without "
+            f"{_secs(row.without[-1:])}, plain {_secs(row.plain[-1:])}"
+        )
+    # `make serve` in a clone of the repository, so the edits leave the cached one clean.
+    clone = scratch / "H-serve"
+    if clone.exists():
+        shutil.rmtree(clone)
+    subprocess.run(["git", "clone", "-q", str(catalog.parent), str(clone)], check=True)
+    say(f"history: make serve, {runs} one-role edit(s) ...")
+    row.serve = serve.measure(clone / "catalog", scratch, REPO, runs, in_place=True)
+    for problem in row.serve.problems:
+        say(f"history: serve: {problem}")
+    if not keep:
+        for path in (*sites.values(), scratch / "H-plain", without.parent, clone):
+            shutil.rmtree(path, ignore_errors=True)
+    return row
+
+
+def history_table(row: HistoryRow) -> str:
+    header = [
+        "catalog",
+        "commits",
+        "versions",
+        "pages",
+        "history read",
+        "build with history",
+        "without history",
+        "with/without",
+        "plain build (same pages)",
+        "plugin/plain",
+        "peak RSS",
+        "serve edit→reload",
+    ]
+    cells = [
+        f"M ({SIZES['M']:,} roles {TIMES} {len(LANGUAGES)})",
+        f"{row.commits:,}",
+        f"{row.versions:,}",
+        f"{row.pages:,}",
+        _secs(row.read),
+        _secs(row.plugin),
+        _secs(row.without),
+        _ratio(_paired_ratio(row.plugin, row.without)),
+        _secs(row.plain),
+        _ratio(_paired_ratio(row.plugin, row.plain)),
+        _mib(row.plugin_rss_kib),
+        _reload(row.serve),
+    ]
+    return "\n".join(
+        [
+            "| " + " | ".join(header) + " |",
+            "|" + "---|" * len(header),
+            "| " + " | ".join(cells) + " |",
+        ]
+    )
+
+
 def measure_serve(row: Row, work: Path, edits: int) -> None:
     say(f"{row.size}: make serve, {edits} one-role edit(s) ...")
     row.serve = serve.measure(row.catalog, work / "run", REPO, edits)
@@ -225,6 +385,13 @@ def _mib(values: Sequence[int]) -> str:
     return f"{max(values) / 1024:,.0f} MiB" if values else "—"
 
 
+def _reload(served: serve.ServeResult | None) -> str:
+    if served is None:
+        return "—"
+    reload = _secs(served.reloads) if served.reloads else "failed"
+    return reload + (" (wrong page)" if served.reloads and not served.correct else "")
+
+
 def table(rows: Sequence[Row]) -> str:
     header = [
         "size",
@@ -241,11 +408,6 @@ def table(rows: Sequence[Row]) -> str:
     ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
-        reload = "—"
-        if row.serve is not None:
-            reload = _secs(row.serve.reloads) if row.serve.reloads else "failed"
-            if row.serve.reloads and not row.serve.correct:
-                reload += " (wrong page)"
         cells = [
             row.size,
             f"{row.roles:,} {TIMES} {row.languages}",
@@ -257,13 +419,15 @@ def table(rows: Sequence[Row]) -> str:
             _ratio(row.build_ratio()),
             "—" if row.page_bytes is None else f"{row.page_bytes:,.0f}",
             f"{_mib(row.plugin_rss_kib)} ({_mib(row.plain_rss_kib).removesuffix(' MiB')})",
-            reload,
+            _reload(row.serve),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def targets(rows: dict[str, Row]) -> list[tuple[str, bool | None, str]]:
+def targets(
+    rows: dict[str, Row], history: HistoryRow | None = None
+) -> list[tuple[str, bool | None, str]]:
     """Each target of the issue: its text, whether it holds (None: not measured), the numbers."""
     found: list[tuple[str, bool | None, str]] = []
     large, medium = rows.get("L"), rows.get("M")
@@ -320,6 +484,28 @@ def targets(rows: dict[str, Row]) -> list[tuple[str, bool | None, str]]:
             "—" if peak is None else f"{peak:,.0f} MiB",
         )
     )
+    commits = history.commits if history else HISTORY_COMMITS
+    ratio = _paired_ratio(history.plugin, history.plain) if history else None
+    found.append(
+        (
+            f"with a history of {commits} commits at M: plugin build ≤ {TARGET_BUILD}{TIMES} plain "
+            "MkDocs + Material, same pages (version pages included)",
+            None if ratio is None else ratio <= TARGET_BUILD,
+            _ratio(ratio),
+        )
+    )
+    served = history.serve if history else None
+    reload = median(served.reloads) if served else None
+    found.append(
+        (
+            f"with a history of {commits} commits at M: make serve, one-role edit rebuilt and "
+            f"reloaded in ≤ {TARGET_RELOAD} s, rest of the site correct",
+            None
+            if served is None
+            else (reload is not None and served.correct and reload <= TARGET_RELOAD),
+            "—" if reload is None else f"{reload:.2f} s",
+        )
+    )
     return found
 
 
@@ -345,10 +531,15 @@ def environment() -> str:
 
 
 def report(
-    rows: Sequence[Row], args: argparse.Namespace, searched: search.SearchResult | None = None
+    rows: Sequence[Row],
+    args: argparse.Namespace,
+    history: HistoryRow | None = None,
+    searched: search.SearchResult | None = None,
 ) -> str:
     by_size = {row.size: row for row in rows}
     out = [table(rows), ""]
+    if history is not None:
+        out += [history_table(history), ""]
     runs = f"{args.runs} run{'s' if args.runs != 1 else ''}"
     note = f"Median of {runs} each"
     if "L" in by_size:
@@ -365,13 +556,15 @@ def report(
         "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
         "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."
     )
-    for row in rows:
-        if row.serve is not None:
-            served = row.serve
+    served_at = [(row.size, row.serve) for row in rows]
+    if history is not None:
+        served_at.append((f"M with {history.commits} commits of history", history.serve))
+    for where, served in served_at:
+        if served is not None:
             each = ", ".join(f"{s:.2f}" for s in served.reloads) or "none"
             startup = "—" if served.startup is None else f"{served.startup:.1f} s"
             out.append(
-                f"serve at {row.size}: `make serve`, first build until the home page is served "
+                f"serve at {where}: `make serve`, first build until the home page is served "
                 f"{startup}; one-role edits (instructions of one role in one language file, no "
                 f"version bump), write to reload signal: {each} s; site correct after each edit: "
                 f"{'yes' if served.correct else 'NO'}"
@@ -379,11 +572,19 @@ def report(
             out.extend(f"  - {problem}" for problem in served.problems)
     for row in rows:
         out.extend(f"{row.size}: {failure}" for failure in row.failures)
+    if history is not None:
+        out.append(
+            f"history: M in a git repository of {history.commits} commits (bench/history.py), "
+            "each one role's edit and bump; history read: `read_history` alone, in its own "
+            "process; without history: the same catalog copied outside git; plain build: "
+            "bench/plain.py of the same pages, version and health pages included."
+        )
+        out.extend(f"history: {failure}" for failure in history.failures)
     if searched is not None:
         out += ["", "Search (bench/search.py, median of each run's query):", search.table(searched)]
     out.append(f"Measured {environment()}.")
     out += ["", "Targets:"]
-    for text, holds, numbers in [*targets(by_size), *search.targets(searched)]:
+    for text, holds, numbers in [*targets(by_size, history), *search.targets(searched)]:
         mark = "? NOT MEASURED" if holds is None else ("✔ MET" if holds else "✘ NOT MET")
         out.append(f"  {mark:<15} {text}: {numbers}")
     return "\n".join(out)
@@ -410,6 +611,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep the built sites and plain projects"
     )
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=HISTORY_COMMITS,
+        help="commits of M's synthetic git history, measured with M (0: skip)",
+    )
     args = parser.parse_args(argv)
     sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     unknown = [s for s in sizes if s not in SIZES]
@@ -420,17 +627,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     rows = []
     searched = None
+    history = None
     for size in [s for s in SIZES if s in sizes]:
         build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
         row = measure_size(size, work, args.runs, build_runs, args.keep)
         if size == "M":
             measure_serve(row, work, args.runs)
+            if args.history > 0:
+                history = measure_history(work, args.runs, args.history, args.keep)
             say(f"search: {search.ROLES} roles x 2 languages, a query in Chromium ...")
             searched = search.measure(work, args.runs)
         rows.append(row)
     if not args.keep:
         shutil.rmtree(work / "run", ignore_errors=True)
-    print(report(rows, args, searched))
+    print(report(rows, args, history, searched))
     return 0
 
 

@@ -19,7 +19,8 @@ from mkdocs.utils.yaml import yaml_load
 from build_tools import site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
-from site_plugins import chrome, pages
+from build_tools.history import read_history
+from site_plugins import chrome, history_pages, pages
 
 PLUGIN = "roles-catalog"
 
@@ -49,13 +50,15 @@ def role_pages(catalog: Catalog) -> list[str]:
 
 def _markdown(page: pages.SitePage) -> str:
     """One page as Markdown: what the plugin puts in ``page.meta``, then its HTML as the body."""
-    meta = {
+    meta: dict[str, Any] = {
         "title": pages.nav_title(page.title),
         chrome.META_KEY: page.lang,
         "rolecat_alternates": [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in page.alternates
         ],
     }
+    if not page.searchable:
+        meta["search"] = {"exclude": True}
     # JSON is YAML: one line per key, no quoting questions.
     front = "".join(
         f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items()
@@ -86,11 +89,19 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
     source_docs = repo / str(config.get("docs_dir") or "docs")
     handwritten = sorted(p.relative_to(source_docs).as_posix() for p in source_docs.rglob("*.md"))
     shutil.copytree(source_docs, docs, dirs_exist_ok=True)
-    for page in pages.catalog_pages(catalog, renderer, config.get("site_url") or None):
+    site_url = config.get("site_url") or None
+    history = read_history(catalog_dir).including(catalog)
+    for page in pages.catalog_pages(catalog, renderer, site_url, history):
         target = docs / page.src_uri
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_markdown(page), encoding="utf-8")
-    for path, content in wire.raw_files(catalog, formats).items():
+    raw = wire.raw_files(catalog, formats)
+    raw[wire.CHECKSUMS] = wire.checksums(raw)
+    languages = pages.catalog_languages(catalog)
+    raw.update(
+        history_pages.feed_files(catalog, history, languages, history_pages.FeedSite(site_url))
+    )
+    for path, content in raw.items():
         target = docs / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)

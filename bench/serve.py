@@ -108,12 +108,16 @@ def _wait_for_build(base: str, epoch: int, done: dict[str, float]) -> None:
             return
 
 
-def measure(catalog: Path, work: Path, repo: Path, edits: int) -> ServeResult:
-    """Start ``make serve`` on a copy of ``catalog``; time ``edits`` one-role edits, one by one."""
-    copy = work / "serve-catalog"
-    if copy.exists():
-        shutil.rmtree(copy)
-    shutil.copytree(catalog, copy)
+def measure(
+    catalog: Path, work: Path, repo: Path, edits: int, *, in_place: bool = False
+) -> ServeResult:
+    """Start ``make serve`` on a copy of ``catalog`` (``in_place``: on ``catalog`` itself, a
+    throwaway clone); time ``edits`` one-role edits, one by one."""
+    copy = catalog if in_place else work / "serve-catalog"
+    if not in_place:
+        if copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(catalog, copy)
     port = _free_port()
     base = f"http://127.0.0.1:{port}/"
     result = ServeResult(log=work / "serve.log")

@@ -7,12 +7,12 @@ and report each problem once.
 
 from __future__ import annotations
 
-import functools
 import os
 import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -131,7 +131,7 @@ class Bundle:
             dict.fromkeys(x for x in declared if isinstance(x, str) and ID_PATTERN.match(x))
         )
 
-    @functools.cached_property
+    @cached_property
     def roles(self) -> list[tuple[Pointer, str, Any]]:
         """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index.
 
@@ -177,11 +177,15 @@ def relative(root: Path, path: Path) -> str:
 
 
 def read_document(
-    source: CatalogSource, stem: str, kind: schema.Kind
+    source: CatalogSource,
+    stem: str,
+    kind: schema.Kind,
+    validate: Callable[[schema.Kind, Document], list[Diagnostic]] | None = None,
 ) -> tuple[Document | None, list[Diagnostic]]:
     """Find ``stem`` in one of the formats, parse it, inline its instruction files, check its shape.
 
-    A missing file gives ``(None, [])``.
+    A missing file gives ``(None, [])``. ``validate`` checks the shape instead of
+    :func:`schema.validate` (the history checks only what changed since the last commit).
     """
     found: list[tuple[str, bytes]] = []
     for extension in SOURCE_FORMATS:
@@ -216,7 +220,7 @@ def read_document(
     except SourceError as error:
         return None, error.diagnostics
     problems = _inline_instruction_files(source, document) if kind == "bundle" else []
-    return document, problems + schema.validate(kind, document)
+    return document, problems + (validate or schema.validate)(kind, document)
 
 
 INSTRUCTIONS_FILE = "instructionsFile"
@@ -308,17 +312,26 @@ def _read_instruction_file(
     return relpath, text
 
 
+DocumentReader = Callable[
+    [CatalogSource, str, schema.Kind], tuple[Document | None, list[Diagnostic]]
+]
+"""How :func:`load_catalog` reads one file: :func:`read_document`, or a memo in front of it."""
+
+
 def load_catalog(
-    source: CatalogSource | Path, on_bundle: Callable[[Bundle], None] | None = None
+    source: CatalogSource | Path,
+    on_bundle: Callable[[Bundle], None] | None = None,
+    read: DocumentReader = read_document,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """Read the index and every declared bundle file; ``None`` when there is no usable index.
 
     ``on_bundle`` sees each bundle as soon as its files are read, while their text is still in
     the processor's caches (hashing it then is markedly faster than after reading everything).
+    ``read`` lets the history reuse what it parsed at an earlier commit.
     """
     if isinstance(source, Path):
         source = DirectorySource(source)
-    index, diagnostics = read_document(source, "index", "index")
+    index, diagnostics = read(source, "index", "index")
     if index is None:
         if not diagnostics:
             diagnostics = [
@@ -344,7 +357,7 @@ def load_catalog(
         catalog.bundles.append(bundle)
         for language in bundle.languages:
             stem = f"{BUNDLES_DIR}/{bundle_id}/{language}"
-            document, found = read_document(source, stem, "bundle")
+            document, found = read(source, stem, "bundle")
             diagnostics += found
             if document is not None and not found:
                 bundle.files[language] = BundleFile(bundle_id, language, document)

@@ -209,26 +209,28 @@ def diagnose(catalog: Catalog, lock: Lock, change: Change) -> Diagnostic:
         assert old is not None
         message = (
             f'role "{slug}" changed since {lock.path} recorded it at version '
-            f"{_show(old.version)}, but its version is still {_show(new.version)}: bump it in "
-            f"{catalog.index.path} above {_show(old.version)}, then run `{REFRESH}`"
+            f"{show_number(old.version)}, but its version is still "
+            f"{show_number(new.version)}: bump it in {catalog.index.path} above "
+            f"{show_number(old.version)}, then run `{REFRESH}`"
         )
         rule = "lock-not-bumped"
     elif change.state == "bumped":
         assert old is not None
         message = (
-            f'role "{slug}" changed and its version was bumped from {_show(old.version)} to '
-            f"{_show(new.version)}; record it with `{REFRESH}`"
+            f'role "{slug}" changed and its version was bumped from {show_number(old.version)} to '
+            f"{show_number(new.version)}; record it with `{REFRESH}`"
         )
         rule = "lock-not-recorded"
     else:
         assert old is not None
         message = (
-            f'role "{slug}" has version {_show(new.version)} but {lock.path} recorded '
-            f"{_show(old.version)} for the same content; refresh the lock with `{REFRESH}`"
+            f'role "{slug}" has version {show_number(new.version)} but {lock.path} recorded '
+            f"{show_number(old.version)} for the same content; refresh the lock with `{REFRESH}`"
         )
         rule = "lock-version"
     return catalog.index.diagnostic(new.pointer, message, rule)
 
 
-def _show(value: int | float) -> str:
+def show_number(value: int | float) -> str:
+    """A version as JavaScript prints it (``1`` for ``1.0``): in messages and on the site."""
     return json.dumps(_js_number(value))

@@ -254,5 +254,19 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def run_rules(catalog: Catalog) -> list[Diagnostic]:
-    return [diagnostic for rule in RULES for diagnostic in rule(catalog)]
+BUNDLE_RULES: tuple[Rule, ...] = (
+    duplicate_languages,
+    localized_names,
+    file_language,
+    roles_match_index,
+    same_in_every_language,
+)
+"""The rules that look at each bundle on its own: run on a catalog of one bundle, they give that
+bundle's problems (the history re-checks only the bundles a commit changed)."""
+
+CATALOG_RULES = tuple(rule for rule in RULES if rule not in BUNDLE_RULES)
+"""The rules across bundles."""
+
+
+def run_rules(catalog: Catalog, rules: tuple[Rule, ...] = RULES) -> list[Diagnostic]:
+    return [diagnostic for rule in rules for diagnostic in rule(catalog)]

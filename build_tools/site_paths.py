@@ -1,7 +1,9 @@
 """Where a catalog's pages go on the site, and the ids that would land on a path already taken.
 
-Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/``, next to the raw
-tree (``/index.json``, ``/bundles/``, ``/schema/``), the theme's ``/assets/`` and the search index
+Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/`` (a role's
+versions below it, ``/<lang>/<bundle>/<slug>/v<n>/``), next to the raw tree (``/index.json``,
+``/bundles/``, ``/schema/``, ``/sha256sums``), the health pages (``/health/``), the feeds
+(``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the search index
 (``/pagefind/``). A language or bundle id equal to one of those top-level names would mix a page
 directory into a raw or theme directory, so it is refused before anything is built; so is an id too
 long for the file system to hold the path it names.
@@ -18,7 +20,7 @@ from build_tools.catalog import BUNDLES_DIR, Catalog
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.formats import EXTENSIONS, Format
 from build_tools.publish import STAGING_EXTRA
-from build_tools.wire import FORMATS, SCHEMA_DIR
+from build_tools.wire import CHECKSUMS, FORMATS, SCHEMA_DIR
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,21 @@ class Site:
 
 SEARCH_DIR = "pagefind"
 """Where the site's search index is written."""
+HEALTH_DIR = "health"
+FEED = "feed.xml"
 
 RESERVED: dict[str, str] = {
     "assets": "the theme's scripts, styles and fonts",
     BUNDLES_DIR: "the raw bundle files the server fetches",
     SCHEMA_DIR: "the published JSON Schemas",
     SEARCH_DIR: "the search index",
+    HEALTH_DIR: "the catalog health pages",
+    CHECKSUMS: "the checksums of the raw files",
 }
 """Top-level names the site itself uses, with what lives there (for the message)."""
+
+LANGUAGE_ONLY = (HEALTH_DIR, CHECKSUMS)
+"""Reserved names a bundle may still take: its pages live below a language, never at the top."""
 
 
 def home_page() -> str:
@@ -68,6 +77,20 @@ def role_text(language: str, bundle_id: str, slug: str) -> str:
     return f"{language}/{bundle_id}/{slug}.txt"
 
 
+def version_page(language: str, bundle_id: str, slug: str, name: str) -> str:
+    """A version's changes, below its role's page (``name`` like ``v3``)."""
+    return f"{language}/{bundle_id}/{slug}/{name}/index.md"
+
+
+def health_page(language: str | None = None) -> str:
+    return f"{HEALTH_DIR}/index.md" if language is None else f"{HEALTH_DIR}/{language}/index.md"
+
+
+def feed(language: str | None = None) -> str:
+    """The whole catalog's Atom feed, or one language's; a dot keeps it clear of every id."""
+    return FEED if language is None else f"{language}/{FEED}"
+
+
 def collisions(catalog: Catalog, taken: Iterable[str] = ()) -> list[Diagnostic]:
     """Every language or bundle id that names a reserved top-level path, placed in index.json.
 
@@ -79,7 +102,7 @@ def collisions(catalog: Catalog, taken: Iterable[str] = ()) -> list[Diagnostic]:
     names = ", ".join(sorted(reserved))
     found: list[Diagnostic] = []
     for bundle in catalog.bundles:
-        if bundle.id in reserved:
+        if bundle.id in reserved and bundle.id not in LANGUAGE_ONLY:
             found.append(
                 catalog.index.diagnostic(
                     (*bundle.pointer, "id"),

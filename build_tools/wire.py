@@ -9,6 +9,7 @@ inlined), deterministically. The JSON Schemas go under ``schema/``; the lock nev
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 
 from build_tools.catalog import Catalog, wire_path
@@ -23,6 +24,9 @@ FORMATS: tuple[Format, ...] = ("json", "yaml")
 """Both wire formats, JSON first: the one today's server reads."""
 
 INDEX_STEM = "index"
+
+CHECKSUMS = "sha256sums"
+"""Beside the raw tree: the SHA-256 of each raw file, as ``sha256sum`` writes them."""
 
 
 def raw_files(
@@ -67,6 +71,18 @@ def wire_files(
     if memo is not None:
         memo.clear()
         memo.update(used)
+
+
+def checksums(files: dict[str, bytes]) -> bytes:
+    """``sha256sum``'s output for ``files``, so ``sha256sum -c sha256sums`` works at the site root.
+
+    Paths are site-relative and made of ids and fixed names, so none needs ``sha256sum``'s
+    escaping (a backslash or a line break).
+    """
+    return "".join(
+        f"{hashlib.sha256(content).hexdigest()}  {path}\n"
+        for path, content in sorted(files.items())
+    ).encode("utf-8")
 
 
 def published_bytes(document: Document, format: Format) -> bytes:

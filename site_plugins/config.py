@@ -24,3 +24,7 @@ class RolesCatalogConfig(Config):
 
     page_templates = c.Type(str, default="templates/pages")
     """The Jinja2 templates of the generated pages' content, relative to mkdocs.yml."""
+
+    history = c.Type(bool, default=True)
+    """Read the catalog's git history: every role's versions and what changed, stale translations,
+    the Atom feeds. Off, the site shows only the current versions."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,9 @@ from build_tools import site_paths, wire
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
+from build_tools.history import History
+from build_tools.lock import show_number
+from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 from site_plugins.model_hints import hint, tier_options
 
@@ -49,6 +52,8 @@ class SitePage:
     source: str | None = None
     """The catalog file the page shows, relative to the catalog (for edit links)."""
     alternates: tuple[Alternate, ...] = field(default=())
+    searchable: bool = True
+    """Old versions' changes stay out of the search index: a search finds the roles as they are."""
 
     @property
     def html(self) -> str:
@@ -63,13 +68,6 @@ def catalog_languages(catalog: Catalog) -> list[str]:
 def page_dir(src_uri: str) -> str:
     """Every generated page is an ``index.md``: its URL directory is its source directory."""
     return posixpath.dirname(src_uri)
-
-
-def show_number(value: Any) -> str:
-    """A version as JavaScript prints it: ``1`` for ``1.0``."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return json.dumps(value)
 
 
 def nav_title(text: str) -> str:
@@ -91,7 +89,7 @@ class Renderer:
         *,
         use_directory_urls: bool = True,
         formats: Sequence[Format] = wire.FORMATS,
-        memo: dict[str, str] | None = None,
+        memo: dict[Hashable, str] | None = None,
     ) -> None:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
@@ -125,9 +123,24 @@ class Renderer:
         if self._memo is None or self._previous is None:
             return self.env.get_template(template).render(**context)
         key = self._stamp + template + json.dumps(context, sort_keys=True, default=str)
+        return self._remembered(key, template, lambda: context)
+
+    def render_keyed(
+        self, template: str, key: Hashable, context: Callable[[], dict[str, Any]]
+    ) -> str:
+        """Like :meth:`render`, remembered by ``key``, which names everything the page is made
+        of: cheaper than its context where that is large (a version page's diff)."""
+        if self._memo is None or self._previous is None:
+            return self.env.get_template(template).render(**context())
+        return self._remembered((self._stamp, template, key), template, context)
+
+    def _remembered(
+        self, key: Hashable, template: str, context: Callable[[], dict[str, Any]]
+    ) -> str:
+        assert self._memo is not None and self._previous is not None
         html = self._previous.get(key)
         if html is None:
-            html = self.env.get_template(template).render(**context)
+            html = self.env.get_template(template).render(**context())
         self._memo[key] = html
         return html
 
@@ -143,13 +156,23 @@ class Linker:
     use_directory_urls: bool
 
     def file(self, path: str) -> str:
-        return posixpath.relpath(path, self.here or ".")
+        return _relative(path, self.here)
 
     def page(self, src_uri: str) -> str:
-        target = posixpath.relpath(page_dir(src_uri) or ".", self.here or ".")
+        target = _relative(page_dir(src_uri), self.here)
         if not self.use_directory_urls:
             return posixpath.join(target, "index.html")
         return "./" if target == "." else f"{target}/"
+
+
+def _relative(target: str, here: str) -> str:
+    """``posixpath.relpath`` of two site paths (relative, normalized), without the working
+    directory it looks up at every call: a site with history makes tens of thousands of links."""
+    to, start = [p for p in target.split("/") if p], [p for p in here.split("/") if p]
+    common = 0
+    while common < min(len(to), len(start)) and to[common] == start[common]:
+        common += 1
+    return "/".join([".."] * (len(start) - common) + to[common:]) or "."
 
 
 def _alternates(links: dict[str, str]) -> tuple[Alternate, ...]:
@@ -165,9 +188,13 @@ def _bundle_text(bundle: Bundle, key: str, language: str) -> str:
     return ""
 
 
-def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) -> list[SitePage]:
-    """Overview, per-language, per-bundle and per-role pages, in a fixed order."""
+def catalog_pages(
+    catalog: Catalog, renderer: Renderer, site_url: str | None, history: History
+) -> list[SitePage]:
+    """Overview, per-language, per-bundle and per-role pages, then the versions' and the health
+    pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``)."""
     languages = catalog_languages(catalog)
+    placed = {p.slug: p for p in history_pages.placed_roles(catalog, history)}
     pages = [_home(catalog, renderer, site_url, languages)]
     for language in languages:
         pages.append(_language(catalog, renderer, language, languages))
@@ -176,8 +203,74 @@ def catalog_pages(catalog: Catalog, renderer: Renderer, site_url: str | None) ->
                 continue
             pages.append(_bundle(catalog, renderer, bundle, language))
             for _pointer, slug, version in bundle.roles:
-                pages.append(_role(catalog, renderer, bundle, language, slug, version, site_url))
+                context = history_pages.role_context(
+                    placed.get(slug),
+                    language,
+                    renderer.linker(site_paths.role_page(language, bundle.id, slug)).page,
+                    history.reach,
+                )
+                pages.append(
+                    _role(catalog, renderer, bundle, language, slug, version, site_url, context)
+                )
+    for page in history_pages.version_pages(catalog, history, lambda s: renderer.linker(s).page):
+        pages.append(
+            SitePage(
+                page.src_uri,
+                page.title,
+                page.language,
+                functools.partial(renderer.render_keyed, "version.html", page.key, page.context),
+                False,
+                page.source,
+                _alternates(page.alternates),
+                searchable=False,
+            )
+        )
+    return [*pages, *_health(catalog, renderer, history, languages)]
+
+
+def _health(
+    catalog: Catalog, renderer: Renderer, history: History, languages: list[str]
+) -> list[SitePage]:
+    alternates = {lang: site_paths.health_page(lang) for lang in languages}
+    contexts = {
+        lang: history_pages.health(catalog, history, lang, renderer.linker(src).page)
+        for lang, src in alternates.items()
+    }
+    src = site_paths.health_page()
+    overview = history_pages.health_overview(contexts, history, renderer.linker(src).page)
+    pages = [
+        SitePage(
+            src,
+            labels(FALLBACK)["health"],
+            FALLBACK,
+            renderer.later("health-index.html", **overview),
+            True,
+            catalog.index.path,
+            searchable=False,
+        )
+    ]
+    for language, context in contexts.items():
+        pages.append(
+            SitePage(
+                alternates[language],
+                f"{labels(language)['health']} · {language_name(language)}",
+                language,
+                renderer.later("health.html", **context),
+                False,
+                catalog.index.path,
+                _alternates(alternates),
+                searchable=False,
+            )
+        )
     return pages
+
+
+def _changes(link: Linker, language: str | None) -> dict[str, str]:
+    """Where the overview and the language pages point people who follow changes."""
+    return {
+        "health_href": link.page(site_paths.health_page(language)),
+        "feed_href": link.file(site_paths.feed(language)),
+    }
 
 
 def _home(
@@ -238,6 +331,7 @@ def _home(
             for lang in languages
         ],
         bundles=bundles,
+        changes=_changes(link, None),
         index_href=link.file(wire.index_path(renderer.formats)),
         index_path=wire.index_path(renderer.formats),
         schemas=[
@@ -282,6 +376,7 @@ def _language(
         bundles=bundles,
         tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
         home_href=link.page(site_paths.home_page()),
+        changes=_changes(link, language),
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
@@ -339,6 +434,7 @@ def _role(
     slug: str,
     version: Any,
     site_url: str | None,
+    history: dict[str, Any],
 ) -> SitePage:
     src = site_paths.role_page(language, bundle.id, slug)
     link = renderer.linker(src)
@@ -386,6 +482,7 @@ def _role(
             for lang in bundle.languages
             if lang != language and lang in bundle.files
         ],
+        history=history,
     )
     alternates = {
         lang: site_paths.role_page(lang, bundle.id, slug)
@@ -465,4 +562,5 @@ def nav(catalog: Catalog) -> list[Any]:
                     {nav_title(bundle.name(language)): site_paths.bundle_page(language, bundle.id)}
                 )
         entries.append({nav_title(language_name(language)): children})
+    entries.append({nav_title(labels(FALLBACK)["health"]): site_paths.health_page()})
     return entries

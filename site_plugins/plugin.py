@@ -18,6 +18,7 @@ import logging
 import mimetypes
 import os
 import posixpath
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,8 @@ from build_tools import publish, published, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from site_plugins import chrome, pages, preview
+from build_tools.history import History, Reach, Reading
+from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
 
@@ -59,7 +61,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.incremental: preview.Incremental | None = None
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
         self.memo: published.Memo | None = None
-        self.render_memo: dict[str, str] | None = None
+        self.render_memo: dict[Hashable, str] | None = None
         self.files = Files([])
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
@@ -75,6 +77,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.pending: dict[str, str] = {}
         """While previewing: the pages of roles the lock has not recorded, and the label that
         says what to do."""
+        self.lock: Path | None = None
+        # The committed history, reused while HEAD stays the same (each preview rebuild), and
+        # the one being read while the build does other work.
+        self.committed: History | None = None
+        self.reading: Reading | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -100,7 +107,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         # realpath, unlike Path.resolve, reports no symlink loop: the check names it, in one line.
         self.catalog_dir = Path(os.path.realpath(base / self.config.catalog_dir))
-        lock = Path(os.path.realpath(base / self.config.lock)) if self.config.lock else None
+        lock = self.lock = (
+            Path(os.path.realpath(base / self.config.lock)) if self.config.lock else None
+        )
         self.renderer = pages.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
@@ -133,6 +142,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self._settle(config, None, result.diagnostics)
         if not self.serving:
             self._stage(config)
+        self._stop_reading()  # a preview build that never needed its history
+        if self.catalog is not None and self.config.history:
+            # Read in another process while MkDocs and the raw files go ahead (see on_files).
+            self.reading = Reading(self.catalog_dir, self.lock, self.committed)
         if self.catalog is not None and "alternate" not in config.extra:
             # Material shows its language switcher only when extra.alternate is set, and the
             # generated pages bring their own (templates/overrides/partials/alternate.html). A list
@@ -172,14 +185,19 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 memo = self.published.files
                 generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
                 self.published = self.memo or published.Memo()  # a build lets its files go
+                generated[wire.CHECKSUMS] = wire.checksums(generated)
                 generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
+                history = self._history()
                 built = pages.catalog_pages(
-                    self.catalog, self.renderer, site_url or config.site_url
+                    self.catalog, self.renderer, site_url or config.site_url, history
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
+                languages = pages.catalog_languages(self.catalog)
+                feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
+                generated.update(history_pages.feed_files(self.catalog, history, languages, feeds))
                 problems = [
                     Diagnostic(
                         path,
@@ -213,6 +231,27 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             *(config.nav or handwritten),
         ]
         return files
+
+    def _history(self) -> History:
+        """The catalog's versions from git, with what is being built as the newest state."""
+        assert self.catalog is not None
+        if not self.config.history:
+            return History(Reach(unavailable="off")).including(self.catalog)
+        if self.reading is None:
+            self.reading = Reading(self.catalog_dir, self.lock, self.committed)
+        committed, self.reading = self.reading.result(), None
+        if committed is not self.committed:  # read anew, not reused by a preview rebuild
+            reach = committed.reach
+            if reach.unavailable:
+                log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
+            for commit in committed.skipped:
+                log.info(
+                    f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
+                    "there fails its check, so it was never published"
+                )
+        if self.serving:  # a build lets it go with the catalog, before the search index is written
+            self.committed = committed
+        return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
         docs = Path(config.docs_dir)
@@ -321,9 +360,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._unstage()
+        self._stop_reading()
 
     def on_shutdown(self) -> None:
         self._unstage()  # an interrupted build (Ctrl-C) reaches neither event above
+        self._stop_reading()
 
     def _unstage(self) -> None:
         if self.staging is not None:
@@ -335,6 +376,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         logging.getLogger("mkdocs").removeHandler(self.warnings)
         self.warnings = CountHandler()
         self.warnings.setLevel(logging.WARNING)
+
+    def _stop_reading(self) -> None:
+        if self.reading is not None:
+            self.reading.close()
+            self.reading = None
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -349,6 +395,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         page.meta["rolecat_alternates"] = [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in generated.alternates
         ]
+        if not generated.searchable:
+            page.meta["search"] = {"exclude": True}
         return ""
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.history_repo import StoryRepo
 from tests.site.helpers import OUR_CATALOG, build, write_catalog, write_payload_catalog
 
 MOUNT = "/team/roles/"
@@ -134,5 +135,15 @@ def multilingual_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any)
     root = tmp_path_factory.mktemp("browser-multilingual")
     catalog = write_catalog(root / "catalog", {"team": ["en", "ru", "ar"]})
     built = build(catalog, root / "site")
+    assert built.returncode == 0, built.output
+    return str(static_host(built.site))
+
+
+@pytest.fixture(scope="session")
+def history_url(
+    tmp_path_factory: pytest.TempPathFactory, static_host: Any, story: StoryRepo
+) -> str:
+    """The site of a catalog with a git history (tests/history_repo.py)."""
+    built = build(story[0] / "catalog", tmp_path_factory.mktemp("browser-history") / "site")
     assert built.returncode == 0, built.output
     return str(static_host(built.site))

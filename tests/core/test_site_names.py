@@ -13,7 +13,7 @@ from build_tools.publish import STAGING_EXTRA
 from tests.core.conftest import Catalog, role
 from tests.core.test_rules import at, value
 
-RESERVED = "assets, bundles, pagefind, schema"
+RESERVED = "assets, bundles, health, pagefind, schema, sha256sums"
 
 
 @pytest.mark.parametrize("name", ["assets", "bundles", "pagefind", "schema"])
@@ -48,7 +48,8 @@ def test_a_hand_written_page_takes_its_name(catalog: Catalog, tmp_path: Path) ->
     [line] = result.lines
     assert line.endswith(
         'bundle id "guide" is reserved on the site (/guide/ holds a hand-written page or file of '
-        "the site); rename the bundle (reserved: assets, bundles, guide, pagefind, schema)"
+        "the site); rename the bundle (reserved: assets, bundles, guide, health, pagefind, schema, "
+        "sha256sums)"
     )
     assert catalog.check("--docs", str(tmp_path / "elsewhere")).lines == ["OK"]
 

@@ -71,6 +71,21 @@ def build(
     return Build(result.returncode, result.stdout + result.stderr, site)
 
 
+def config_with(directory: Path, option: str) -> Path:
+    """Our mkdocs.yml in ``directory``, its paths made absolute, with one more plugin option
+    (``"formats: [json]"``)."""
+    config = directory / "mkdocs.yml"
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
+        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
+        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
+        .replace("      catalog_dir:", f"      {option}\n      catalog_dir:"),
+        encoding="utf-8",
+    )
+    return config
+
+
 def copy_catalog(source: Path, target: Path) -> Path:
     shutil.copytree(source, target)
     return target

@@ -26,6 +26,7 @@ from tests.site.helpers import (
     REPO,
     Build,
     build,
+    config_with,
     copy_catalog,
     our_catalog_as_yaml,
     site_env,
@@ -157,12 +158,13 @@ def sidebar_targets(site: Build, page: str) -> set[str]:
 def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
     # A bundle page: every language, and the bundles of its own language.
     targets = sidebar_targets(our_site, "en/engineering/index.html")
-    assert {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/about/"} <= targets
+    expected = {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/health/", "/about/"}
+    assert expected <= targets
     assert [t for t in targets if t.strip("/").count("/") > 1] == []
     # A role page carries the languages only (navigation.prune): its size does not grow with
     # the number of bundles, and never with the number of roles.
     page = "en/engineering/code-reviewer/index.html"
-    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/about/"}
+    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/health/", "/about/"}
     text = (our_site.site / page).read_text(encoding="utf-8")
     sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
     assert "Code Reviewer" not in sidebar and "Translator" not in sidebar
@@ -207,7 +209,10 @@ def page_language(page: Path) -> str:
 def test_every_page_is_in_its_own_language(our_site: Build) -> None:
     for page in our_site.site.rglob("*.html"):
         relpath = page.relative_to(our_site.site).as_posix()
-        expected = relpath.split("/", 1)[0] if relpath.startswith(("en/", "ru/")) else "en"
+        parts = relpath.split("/")
+        if parts[0] == "health" and len(parts) > 2:
+            parts = parts[1:]  # /health/<lang>/: one language's health page
+        expected = parts[0] if parts[0] in ("en", "ru") else "en"
         assert page_language(page) == expected, relpath
     ru = (our_site.site / "ru/engineering/code-reviewer/index.html").read_text(encoding="utf-8")
     # Material's own words, the palette toggle and the sidebar's entries we add, in Russian.
@@ -432,15 +437,7 @@ def test_a_yaml_catalog_serves_both_trees(tmp_path: Path) -> None:
 
 
 def test_formats_option_publishes_only_json(tmp_path: Path) -> None:
-    config = tmp_path / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
-        .replace("      catalog_dir:", "      formats: [json]\n      catalog_dir:"),
-        encoding="utf-8",
-    )
+    config = config_with(tmp_path, "formats: [json]")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", "out"],
         env=site_env(our_catalog_as_yaml(tmp_path / "catalog")),

@@ -1,0 +1,592 @@
+"""What the history adds to the site: a role's versions, a page per version with what changed, the
+health pages and the Atom feeds. Data comes from ``build_tools.history``; no MkDocs here.
+
+Pages are per language like every other page: ``/<lang>/<bundle>/<slug>/v<n>/`` shows what changed
+in that language and lists the other languages; ``/health/`` sums up each language and
+``/health/<lang>/`` lists its possibly stale translations and missing descriptions.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import posixpath
+import re
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from build_tools import feeds, site_paths
+from build_tools.catalog import Bundle, Catalog
+from build_tools.history import Commit, History, Reach, RoleHistory, Version, changed_fields
+from build_tools.lock import show_number as show
+from build_tools.worddiff import Piece, word_diff
+from site_plugins.labels import FALLBACK, labels, language_name
+
+FEED_ENTRIES = 100
+"""Each feed holds the newest changes, as feeds do; the pages hold them all."""
+
+CONTEXT_LINES = 3
+"""Unchanged lines shown around each change of the instructions; longer runs fold away."""
+
+Link = Callable[[str], str]
+"""A relative link from one page to another page's ``src_uri``."""
+
+FIELD_LABELS = {
+    "emoji": "emoji",
+    "name": "name",
+    "description": "description",
+    "instructions": "instructions",
+    "autoStart": "auto_start",
+    "launchMessage": "launch_message",
+    "modelConfig": "model",
+}
+"""Each role field and the label that names it."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A role of the catalog being built, with its history."""
+
+    bundle: Bundle
+    slug: str
+    history: RoleHistory
+
+    @property
+    def languages(self) -> list[str]:
+        return [lang for lang in self.bundle.languages if lang in self.bundle.files]
+
+    @property
+    def current(self) -> Version:
+        return self.history.versions[-1]
+
+    @functools.cached_property
+    def names(self) -> dict[Version, str]:
+        """The directory of each version with a page: ``v3``, and ``v3-2`` for a number used
+        again after the role was removed."""
+        names: dict[Version, str] = {}
+        taken: set[str] = set()
+        for version in self.history.versions:
+            base = "v" + re.sub(r"[^0-9a-z.-]", "-", show(version.number).lower())
+            name, count = base, 1
+            while name in taken:
+                count += 1
+                name = f"{base}-{count}"
+            taken.add(name)
+            if has_page(self.history, version):
+                names[version] = name
+        return names
+
+
+def has_page(history: RoleHistory, version: Version) -> bool:
+    """A version has a page of changes when there is something it changed from."""
+    return history.previous(version) is not None and not version.at_start
+
+
+def placed_roles(catalog: Catalog, history: History) -> Iterator[Placed]:
+    """Every role of the catalog, in page order, with its history (``history`` includes it)."""
+    for bundle in catalog.bundles:
+        for _pointer, slug, _version in bundle.roles:
+            known = history.roles.get(slug)
+            if known is not None and known.versions[-1].bundle == bundle.id:
+                yield Placed(bundle, slug, known)
+
+
+def day(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d")
+
+
+def reach_note(reach: Reach, words: dict[str, str]) -> str:
+    """How far back the history goes, in one sentence."""
+    if reach.unavailable is not None:
+        reason = words.get(f"why_{reach.unavailable}", reach.detail or reach.unavailable)
+        return words["history_none"] % {"reason": reason}
+    assert reach.start is not None
+    key = "history_shallow" if reach.truncated else "history_full"
+    return words[key] % {"date": day(reach.start)}
+
+
+def _languages(codes: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(language_name(code) for code in codes)
+
+
+def _commit(commit: Commit | None) -> dict[str, str] | None:
+    if commit is None:
+        return None
+    return {
+        "id": commit.id,
+        "short": commit.short,
+        "date": day(commit.date),
+        "datetime": commit.date.isoformat(),
+        "author": commit.author,
+        "subject": commit.subject,
+    }
+
+
+# --- role pages ------------------------------------------------------------------------------
+
+
+def role_context(placed: Placed | None, language: str, link: Link, reach: Reach) -> dict[str, Any]:
+    """What a role page shows of its history: its versions newest first, and a stale warning."""
+    words = labels(language)
+    context: dict[str, Any] = {"reach": reach_note(reach, words), "versions": [], "stale": None}
+    if placed is None:
+        return context
+    history, names = placed.history, placed.names
+    known = reach.unavailable is None
+    for version in reversed(history.versions):
+        name = names.get(version)
+        stale = history.stale(version)
+        context["versions"].append(
+            {
+                "number": show(version.number),
+                "commit": _commit(version.commit),
+                # Without history the one version is the current one, and nothing more is known.
+                "uncommitted": version.commit is None and known,
+                "href": link(_page(placed, language, name)) if name else None,
+                "first": history.previous(version) is None and not version.at_start and known,
+                "at_start": version.at_start,
+                "changed": _languages(history.changed_languages(version)),
+                "stale": language in stale,
+                "removed": day(version.removed.date) if version.removed else None,
+            }
+        )
+    why = history.stale(placed.current).get(language)
+    if why is not None:
+        source = next((lang for lang in why.changed if lang in placed.languages), None)
+        name = names.get(why.since)
+        context["stale"] = {
+            "note": words["stale_note"]
+            % {"languages": _languages(why.changed), "version": show(why.since.number)},
+            "href": link(_page(placed, source, name)) if source and name else None,
+        }
+    return context
+
+
+def _page(placed: Placed, language: str, name: str) -> str:
+    return site_paths.version_page(language, placed.bundle.id, placed.slug, name)
+
+
+# --- version pages ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VersionPage:
+    """One version of one role in one language: where it goes and how to render it."""
+
+    src_uri: str
+    title: str
+    language: str
+    alternates: dict[str, str]
+    source: str
+    context: Callable[[], dict[str, Any]]
+    """The template's context, worked out (diffs included) only when the page is rendered."""
+    key: tuple[Hashable, ...]
+    """Everything the page is made of (versions by identity: a preview rebuild reuses those of
+    the committed history), so a rebuild knows it unchanged without working out its context."""
+
+
+def version_pages(
+    catalog: Catalog, history: History, linker: Callable[[str], Link]
+) -> Iterator[VersionPage]:
+    """Every version page; ``linker(src_uri)`` links from that page to others."""
+    for placed in placed_roles(catalog, history):
+        names = placed.names
+        for version, name in names.items():
+            alternates = {lang: _page(placed, lang, name) for lang in placed.languages}
+            for language in placed.languages:
+                words = labels(language)
+                role_name = _field(version, language, "name") or placed.slug
+                title = words["version_title"] % {
+                    "name": role_name,
+                    "version": show(version.number),
+                }
+                src = alternates[language]
+                key = (
+                    version,
+                    placed.history.previous(version),
+                    _next(placed.history, version),
+                    placed.current,
+                    language,
+                    placed.bundle.id,
+                    placed.bundle.name(language),
+                    tuple(placed.languages),
+                    tuple(names.items()),
+                )
+                yield VersionPage(
+                    src,
+                    title,
+                    language,
+                    alternates,
+                    placed.bundle.files[language].path,
+                    functools.partial(
+                        _version_context, placed, names, version, language, title, linker(src)
+                    ),
+                    key,
+                )
+
+
+def _field(version: Version | None, language: str, name: str) -> Any:
+    if version is None:
+        return None
+    return version.content.get(language, {}).get(name)
+
+
+def _version_context(
+    placed: Placed,
+    names: dict[Version, str],
+    version: Version,
+    language: str,
+    title: str,
+    link: Link,
+) -> dict[str, Any]:
+    words = labels(language)
+    history = placed.history
+    previous = history.previous(version)
+    assert previous is not None
+    old, new = previous.content.get(language), version.content.get(language)
+    changed = changed_fields(old, new) if old and new else []
+    fields = [
+        {"label": words[FIELD_LABELS[name]], "pieces": _pieces(old, new, name, words)}
+        for name in changed
+        if name != "instructions"
+    ]
+    instructions = None
+    if "instructions" in changed:
+        instructions = _fold(_pieces(old, new, "instructions", words), words)
+    stale = history.stale(version)
+    others = [
+        {
+            "code": other,
+            "name": language_name(other),
+            "href": link(_page(placed, other, names[version]))
+            if other in placed.languages
+            else None,
+            "changed": what_changed(previous, version, other, words),
+            "stale": other in stale,
+        }
+        for other in version.languages
+        if other != language
+    ]
+    why = stale.get(language)
+    return {
+        "l": words,
+        "lang": language,
+        "title": title,
+        "commit": _commit(version.commit),
+        "compared_with": words["compared_with"]
+        % {
+            "version": show(previous.number),
+            "date": day(previous.commit.date) if previous.commit else words["uncommitted"],
+        },
+        "previous": _neighbour(placed, names, previous, language, link),
+        "next": _neighbour(placed, names, _next(history, version), language, link),
+        "state": None if changed else what_changed(previous, version, language, words),
+        "fields": fields,
+        "instructions": instructions,
+        "stale": words["stale_note"]
+        % {"languages": _languages(why.changed), "version": show(why.since.number)}
+        if why
+        else None,
+        "others": others,
+        "role_href": link(site_paths.role_page(language, placed.bundle.id, placed.slug)),
+        "role_name": _field(placed.current, language, "name") or placed.slug,
+        "bundle": {"id": placed.bundle.id, "name": placed.bundle.name(language)},
+        "bundle_href": link(site_paths.bundle_page(language, placed.bundle.id)),
+        "language_name": language_name(language),
+        "language_href": link(site_paths.language_page(language)),
+    }
+
+
+def what_changed(previous: Version, version: Version, language: str, words: dict[str, str]) -> str:
+    """What a version changed in one language, in a few words."""
+    old, new = previous.content.get(language), version.content.get(language)
+    if new is None:
+        return words["not_in_language"]
+    if old is None:
+        return words["new_language"]
+    changed = changed_fields(old, new)
+    if not changed:
+        return words["no_change"]
+    return words["changed_in"] % {"fields": ", ".join(words[FIELD_LABELS[f]] for f in changed)}
+
+
+def _next(history: RoleHistory, version: Version) -> Version | None:
+    later = history.versions[history.versions.index(version) + 1 :]
+    return later[0] if later else None
+
+
+def _neighbour(
+    placed: Placed, names: dict[Version, str], version: Version | None, language: str, link: Link
+) -> dict[str, str] | None:
+    """The previous or next version, for the links between version pages."""
+    if version is None or version not in names:
+        return None
+    return {"number": show(version.number), "href": link(_page(placed, language, names[version]))}
+
+
+def _pieces(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, name: str, words: dict[str, str]
+) -> list[dict[str, str]]:
+    before, after = (old or {}).get(name, _ABSENT), (new or {}).get(name, _ABSENT)
+    if isinstance(before, str) and isinstance(after, str):
+        return [{"op": p.op, "text": p.text} for p in _word_diff(before, after)]
+    pieces = []
+    if before is not _ABSENT:
+        pieces.append({"op": "delete", "text": _shown(before, words)})
+    if after is not _ABSENT:
+        pieces.append({"op": "insert", "text": _shown(after, words)})
+    return pieces
+
+
+_ABSENT = object()
+
+
+@functools.lru_cache(maxsize=2048)
+def _word_diff(before: str, after: str) -> list[Piece]:
+    """Diffs are the costly part of a version page: ``mkdocs serve`` renders every page again to
+    see what an edit changed, and the texts of committed versions stay the same objects."""
+    return word_diff(before, after)
+
+
+def _shown(value: Any, words: dict[str, str]) -> str:
+    if value is None:
+        return words["none"]
+    if isinstance(value, bool):
+        return words["yes"] if value else words["no"]
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _fold(pieces: list[dict[str, str]], words: dict[str, str]) -> list[dict[str, str]]:
+    """Long unchanged runs between changes fold into a ``<details>``, with context kept."""
+    parts: list[dict[str, str]] = []
+    for position, piece in enumerate(pieces):
+        if piece["op"] != "equal":
+            parts.append(piece)
+            continue
+        lines = piece["text"].splitlines(keepends=True)
+        head = CONTEXT_LINES if position > 0 else 0
+        tail = CONTEXT_LINES if position < len(pieces) - 1 else 0
+        if len(lines) <= head + tail + 2:
+            parts.append(piece)
+            continue
+        middle = lines[head : len(lines) - tail]
+        if head:
+            parts.append({"op": "equal", "text": "".join(lines[:head])})
+        parts.append(
+            {
+                "op": "fold",
+                "text": "".join(middle),
+                "summary": words["unchanged_lines"] % {"count": len(middle)},
+            }
+        )
+        if tail:
+            parts.append({"op": "equal", "text": "".join(lines[len(lines) - tail :])})
+    return parts
+
+
+# --- health pages ----------------------------------------------------------------------------
+
+
+def health_overview(
+    by_language: dict[str, dict[str, Any]], history: History, link: Link
+) -> dict[str, Any]:
+    """The context of ``/health/`` from each language's (:func:`health`): a line per language,
+    in English like the overview."""
+    words = labels(FALLBACK)
+    rows = []
+    for language, found in by_language.items():
+        rows.append(
+            {
+                "code": language,
+                "name": language_name(language),
+                "href": link(site_paths.health_page(language)),
+                "roles": found["roles"],
+                "stale": len(found["stale"]),
+                "missing": len(found["missing"]) + len(found["missing_bundles"]),
+            }
+        )
+    return {
+        "l": words,
+        "lang": FALLBACK,
+        "languages": rows,
+        "reach": reach_note(history.reach, words),
+    }
+
+
+def health(catalog: Catalog, history: History, language: str, link: Link) -> dict[str, Any]:
+    """One language's roles, possibly stale translations and missing descriptions."""
+    words = labels(language)
+    stale, missing, missing_bundles, roles = [], [], [], 0
+    placed = {(p.bundle.id, p.slug): p for p in placed_roles(catalog, history)}
+    for bundle in catalog.bundles:
+        file = bundle.files.get(language)
+        if file is None:
+            continue
+        texts = bundle.entry.get("description")
+        if not (isinstance(texts, dict) and texts.get(language)):
+            missing_bundles.append(
+                {
+                    "name": bundle.name(language),
+                    "id": bundle.id,
+                    "href": link(site_paths.bundle_page(language, bundle.id)),
+                }
+            )
+        for _pointer, slug, _version in bundle.roles:
+            roles += 1
+            found = file.role(slug)
+            role = found[1] if found else {}
+            entry = {
+                "name": role.get("name") or slug,
+                "slug": slug,
+                "bundle": bundle.name(language),
+                "href": link(site_paths.role_page(language, bundle.id, slug)),
+            }
+            if not role.get("description"):
+                missing.append(entry)
+            known = placed.get((bundle.id, slug))
+            why = known.history.stale(known.current).get(language) if known else None
+            if known is not None and why is not None:
+                name = known.names.get(why.since)
+                source = next((lang for lang in why.changed if lang in known.languages), None)
+                stale.append(
+                    {
+                        **entry,
+                        "since": show(why.since.number),
+                        "date": day(why.since.commit.date) if why.since.commit else None,
+                        "changed": _languages(why.changed),
+                        "since_href": link(_page(known, source, name)) if name and source else None,
+                    }
+                )
+    return {
+        "l": words,
+        "lang": language,
+        "language_name": language_name(language),
+        "roles": roles,
+        "stale": stale,
+        "missing": missing,
+        "missing_bundles": missing_bundles,
+        "reach": reach_note(history.reach, words),
+        "overview_href": link(site_paths.health_page()),
+    }
+
+
+# --- feeds -----------------------------------------------------------------------------------
+
+
+def build_time() -> datetime:
+    """When the build happened: ``SOURCE_DATE_EPOCH`` if set (it dates the sitemap too), so a
+    build is reproducible."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class FeedSite:
+    """Where the feeds' links point: absolute under ``site_url``, else relative to the feed."""
+
+    site_url: str | None
+    use_directory_urls: bool = True
+    now: datetime = field(default_factory=build_time)
+    """Dates a feed with no entries (a catalog without history)."""
+
+    def url(self, target: str, feed: str) -> str:
+        """A link from ``feed`` to the page ``target`` (a ``src_uri``) or the file ``feed``."""
+        if target.endswith(".md") and self.use_directory_urls:
+            target = target.removesuffix("index.md")
+        elif target.endswith(".md"):
+            target = target.removesuffix(".md") + ".html"
+        if self.site_url:
+            return self.site_url.rstrip("/") + "/" + target
+        here = posixpath.dirname(feed) or "."
+        relative = posixpath.relpath(target or ".", here)
+        return relative + "/" if target.endswith("/") or not target else relative
+
+
+def feed_files(
+    catalog: Catalog, history: History, languages: list[str], site: FeedSite
+) -> dict[str, bytes]:
+    """``/feed.xml`` for the whole catalog and ``/<lang>/feed.xml`` for each language."""
+    files = {site_paths.feed(): _feed(catalog, history, None, site)}
+    for language in languages:
+        files[site_paths.feed(language)] = _feed(catalog, history, language, site)
+    return files
+
+
+def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSite) -> bytes:
+    words = labels(language or FALLBACK)
+    path = site_paths.feed(language)
+
+    def url(target: str) -> str:
+        return site.url(target, path)
+
+    newest: list[tuple[datetime, str, Placed, Version, str]] = []
+    for placed in placed_roles(catalog, history):
+        if language is not None and language not in placed.languages:
+            continue
+        shown = language or (FALLBACK if FALLBACK in placed.languages else placed.languages[0])
+        for version in placed.history.versions:
+            if version.commit is not None and not version.at_start:
+                newest.append((version.commit.date, placed.slug, placed, version, shown))
+    newest.sort(key=lambda found: found[:2], reverse=True)
+    entries = []
+    for _date, slug, placed, version, shown in newest[:FEED_ENTRIES]:
+        assert version.commit is not None
+        name = placed.names.get(version)
+        target = (
+            _page(placed, shown, name)
+            if name
+            else site_paths.role_page(shown, placed.bundle.id, slug)
+        )
+        title = words["version_title"] % {
+            "name": _field(version, shown, "name") or slug,
+            "version": show(version.number),
+        }
+        emoji = _field(version, shown, "emoji")
+        entries.append(
+            feeds.Entry(
+                id=feeds.stable_id(slug, show(version.number), version.commit.id, language or ""),
+                title=f"{emoji} {title}" if emoji else title,
+                updated=version.commit.date,
+                link=url(target),
+                author=version.commit.author,
+                summary=_summary(placed.history, version, language, words),
+                categories=((placed.bundle.id, placed.bundle.name(shown)),),
+            )
+        )
+    title = words["feed_title"] % {"catalog": words["catalog"]}
+    if language is not None:
+        title += f" ({language_name(language)})"
+    return feeds.atom(
+        feeds.Feed(
+            id=feeds.stable_id("feed", language or "", site.site_url or ""),
+            title=title,
+            updated=entries[0].updated if entries else site.now,
+            self_link=url(path),
+            link=url(site_paths.language_page(language) if language else site_paths.home_page()),
+            language=language,
+            subtitle=reach_note(history.reach, words),
+            entries=entries,
+        )
+    )
+
+
+def _summary(
+    history: RoleHistory, version: Version, language: str | None, words: dict[str, str]
+) -> str:
+    """What changed, in one line: per language for the catalog's feed, else in that language."""
+    previous = history.previous(version)
+    lines = [version.commit.subject] if version.commit and version.commit.subject else []
+    if previous is None:
+        return " · ".join([words["first_version"], *lines])
+    stale = history.stale(version)
+    for code in [language] if language else version.languages:
+        text = what_changed(previous, version, code, words)
+        if code in stale:
+            text += f" ({words['stale']})"
+        lines.append(text if language else f"{language_name(code)}: {text}")
+    return " · ".join(lines)

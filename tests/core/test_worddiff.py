@@ -1,0 +1,59 @@
+"""Word diffs: exact sides, readable pieces, bounded cost."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from build_tools import worddiff
+from build_tools.worddiff import Piece, side, word_diff
+
+
+def test_words_change_and_spaces_stay() -> None:
+    assert word_diff("The quick brown fox.\nSame line.\n", "The slow brown cat!\nSame line.\n") == [
+        Piece("equal", "The "),
+        Piece("delete", "quick"),
+        Piece("insert", "slow"),
+        Piece("equal", " brown "),
+        Piece("delete", "fox."),
+        Piece("insert", "cat!"),
+        Piece("equal", "\nSame line.\n"),
+    ]
+
+
+def test_neighbouring_changes_read_as_one() -> None:
+    assert word_diff("a b c", "x y c") == [
+        Piece("delete", "a b"),
+        Piece("insert", "x y"),
+        Piece("equal", " c"),
+    ]
+
+
+def test_cyrillic_words_are_words() -> None:
+    assert word_diff("Отвечайте простыми словами.", "Отвечайте короткими словами.") == [
+        Piece("equal", "Отвечайте "),
+        Piece("delete", "простыми"),
+        Piece("insert", "короткими"),
+        Piece("equal", " словами."),
+    ]
+
+
+def test_a_whole_rewrite_costs_little() -> None:
+    old = " ".join(f"word{i}" for i in range(3000))
+    new = " ".join(f"other{i}" for i in range(3000))
+    assert word_diff(old, new) == [Piece("delete", old), Piece("insert", new)]
+    assert len(old.split()) ** 2 > worddiff.MAX_WORD_PAIRS
+
+
+texts = st.text(alphabet=st.sampled_from(list("ab ,.\n\tжж-\r")), max_size=60)
+
+
+@given(texts, texts)
+def test_the_pieces_give_back_both_texts(old: str, new: str) -> None:
+    pieces = word_diff(old, new)
+    assert side(pieces, "old") == old
+    assert side(pieces, "new") == new
+    assert all(piece.text for piece in pieces)
+    assert all(a.op != b.op for a, b in itertools.pairwise(pieces))
