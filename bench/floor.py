@@ -1,9 +1,10 @@
 """The floor for ``rolecat check``: bare Python reading the same files and hashing every role.
 
 No checking at all, only what any check must do at least: read the index and every bundle file
-with ``json.loads`` and compute each role's canonical content hash. It is written again here with
-``json`` and ``hashlib`` only (it imports nothing from ``build_tools``), so the floor carries none
-of the checker's costs; it compares its hashes with the lock to prove it did the same work.
+with the standard library's ``json.loads`` and compute each role's canonical content hash the way
+the project does (orjson for the canonical JSON, ``hashlib`` for SHA-256). It imports nothing from
+``build_tools``, so the floor carries none of the checker's costs, and it does the hashing exactly
+as fast as the checker can; it compares its hashes with the lock to prove it did the same work.
 
 ``python bench/floor.py CATALOG_DIR`` prints ``<roles> roles, <files> files, <bytes> bytes`` and
 exits 0, or exits 1 when a hash differs from ``content-hashes.json``.
@@ -16,6 +17,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
 """The hashed fields in the lock's order (the upstream checker's ``JSON.stringify`` order)."""
@@ -45,8 +48,7 @@ def role_hashes(root: Path) -> tuple[dict[str, str], int, int]:
                 [language, {name: by_language[language].get(name) for name in FIELDS}]
                 for language in sorted(by_language)
             ]
-            text = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
-            hashes[slug] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            hashes[slug] = hashlib.sha256(orjson.dumps(canonical)).hexdigest()
     return hashes, files, size
 
 
