@@ -1,0 +1,81 @@
+"""The limits the server enforces, at their exact edges: one byte, one version, either way."""
+
+from __future__ import annotations
+
+import pytest
+
+from build_tools.sources import MAX_FILE_BYTES
+from tests.core.conftest import Catalog
+from tests.core.test_rules import value
+
+LOCK = "content-hashes.json"
+
+
+def _pad_to(catalog: Catalog, size: int) -> None:
+    """Grow ``bundles/alpha/en.json`` to exactly ``size`` bytes, then record it in a new lock."""
+    catalog.path(LOCK).unlink()
+    catalog.write()
+    path = catalog.path("bundles/alpha/en.json")
+    missing = size - path.stat().st_size
+    catalog.files[("alpha", "en")]["roles"][0]["instructions"] += "x" * missing
+    catalog.write()
+    assert path.stat().st_size == size
+
+
+def test_a_file_of_exactly_the_cap_passes(catalog: Catalog) -> None:
+    assert MAX_FILE_BYTES == 1_000_000  # the server's cap, not ours to choose
+    _pad_to(catalog, 1_000_000)
+    catalog.lock()
+    assert (catalog.check().code, catalog.check().lines) == (0, ["OK"])
+
+
+def test_a_file_one_byte_over_the_cap_fails(catalog: Catalog) -> None:
+    _pad_to(catalog, 1_000_001)
+    result = catalog.check()
+    assert (result.code, result.lines) == (
+        1,
+        [
+            "bundles/alpha/en.json: file is 1,000,001 bytes; the server refuses files over "
+            "1,000,000 bytes"
+        ],
+    )
+
+
+def _change_with_version(catalog: Catalog, version: int) -> None:
+    """Change role "three" (recorded at version 2) and give it ``version``."""
+    catalog.files[("beta", "ru")]["roles"][0]["instructions"] += " Изменено."
+    catalog.index["bundles"][1]["roles"][0]["version"] = version
+    catalog.write()
+
+
+@pytest.mark.parametrize("version", [1, 2], ids=["lower", "same"])
+def test_a_change_without_a_version_above_the_lock_fails_check(
+    catalog: Catalog, version: int
+) -> None:
+    _change_with_version(catalog, version)
+    result = catalog.check()
+    nth = 2 if version == 1 else 0  # roles "one" and "two" are at version 1 too
+    assert result.code == 1
+    assert result.lines == [
+        f'{value(catalog, "index.json", "version", str(version), nth)}: role "three" changed since '
+        f"content-hashes.json recorded it at version 2, but its version is still {version}: "
+        "bump it in index.json above 2, then run `rolecat check --update-hashes`"
+    ]
+
+
+@pytest.mark.parametrize("version", [1, 2], ids=["lower", "same"])
+def test_a_change_without_a_version_above_the_lock_is_refused_by_fix(
+    catalog: Catalog, version: int
+) -> None:
+    before = catalog.path(LOCK).read_bytes()
+    _change_with_version(catalog, version)
+    result = catalog.check("--fix")
+    assert result.code == 1
+    assert result.err == "rolecat: lock not written\n"
+    assert catalog.path(LOCK).read_bytes() == before
+
+
+def test_a_change_with_a_version_above_the_lock_is_recorded(catalog: Catalog) -> None:
+    _change_with_version(catalog, 3)
+    assert catalog.check("--fix").code == 0
+    assert catalog.check().lines == ["OK"]
