@@ -9,16 +9,14 @@ in the form both read as numbers, and the result equals what ``JSON.parse`` gets
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
 from typing import Any, Literal
 
-from ruamel.yaml import YAML
-from ruamel.yaml.representer import SafeRepresenter
-
 from build_tools.sources import parse_json
-from build_tools.yamlsource import BREAKS_1_1, CORE_PATTERNS, parse_yaml
+from build_tools.yamlsource import CORE_PATTERNS, parse_yaml
 
 Format = Literal["json", "yaml"]
 
@@ -30,13 +28,25 @@ def dump_json(value: Any) -> bytes:
     return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-"""Characters YAML cannot hold raw (its c-printable set, 5.1), written escaped."""
+_RAW = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+"""What every reader takes raw in any style: YAML's printable characters (5.1) but the tab, the
+line breaks YAML 1.1 and 1.2 read differently (``\\x85``, ``\\u2028``, ``\\u2029``) and the BOM."""
+_NOT_RAW = re.compile(f"[^{_RAW}]")
+_NOT_RAW_IN_LINES = re.compile(f"[^\n{_RAW}]")
+_ESCAPED = re.compile(f'[^{_RAW}]|["\\\\]')
+_ESCAPES = {
+    "\t": "\\t",
+    "\n": "\\n",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+    "\x85": "\\N",
+    "\u2028": "\\L",
+    "\u2029": "\\P",
+}
 
-
-_BLOCK_UNSAFE = re.compile(r"\A\s|^\t|\r", re.MULTILINE)
-"""A literal block guesses its indentation from the first line, takes no tab as indentation and
-turns carriage returns into plain line breaks."""
+_PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+"""A plain scalar cannot start with an indicator (or a space)."""
 
 _NOT_TEXT_IN_1_1 = re.compile(
     r"""^(?:
@@ -57,117 +67,220 @@ _NOT_TEXT_IN_1_1 = re.compile(
 sexagesimal ``1:20``), float, timestamp, merge key or PyYAML's value key (the type repository's
 patterns, with PyYAML's variants): a superset, since quoting a string never changes it."""
 
-
-class _Representer(SafeRepresenter):
-    """Multi-line text as literal blocks; text any YAML version would read as another type quoted.
-
-    The emitter falls back from a literal block to a quoted string by itself wherever a block
-    cannot hold the text (trailing spaces, carriage returns).
-    """
-
-    def represent_text(self, text: str) -> Any:
-        if BREAKS_1_1.search(text) or _NOT_PRINTABLE.search(text):
-            style = '"'  # escaped: YAML has no raw form for them, or versions read them differently
-        elif "\n" in text and not _BLOCK_UNSAFE.search(text):
-            style = "|"
-        elif _NOT_TEXT_IN_1_1.match(text) or any(pattern.match(text) for pattern in CORE_PATTERNS):
-            style = '"'
-        else:
-            style = None
-        return self.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-    def represent_number(self, number: float) -> Any:
-        """Floats with a point before any exponent: YAML 1.1 reads ``1e+20`` as a string."""
-        text = repr(number).lower()
-        if "e" in text and "." not in text:
-            text = text.replace("e", ".0e", 1)
-        return self.represent_scalar("tag:yaml.org,2002:float", text)
+_LONGEST_KEY = 1000
+"""An implicit key holds at most 1,024 characters (YAML 7.4.2); a longer one needs ``? ``."""
 
 
-_Representer.add_representer(str, _Representer.represent_text)
-_Representer.add_representer(float, _Representer.represent_number)
+class _Unwritable(Exception):
+    """A value this writer leaves to ruamel.yaml's emitter (a key too long for an implicit key)."""
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_STAND_INS = range(0xE000, 0xF900)
-"""The BMP's private-use area, where stand-ins for characters beyond the BMP are taken from."""
+def _raw(text: str, in_lines: bool = False) -> bool:
+    """Whether every character of ``text`` reads the same in every reader when written raw."""
+    if (text.replace("\n", "") if in_lines else text).isprintable():  # C speed, nearly always
+        return True
+    return (_NOT_RAW_IN_LINES if in_lines else _NOT_RAW).search(text) is None
 
 
-def _texts(value: Any) -> list[str]:
-    """Every key and string in ``value``."""
-    found, pending = [], [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, dict):
-            pending.extend(item)
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return found
+def _double_quoted(text: str, raw: bool = False) -> str:
+    """``raw``: every character but the line breaks is known to stay raw, so three passes at C
+    speed escape what is left, not a pattern's substitution."""
+    if raw:
+        text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return '"' + text + '"'
+    return '"' + _ESCAPED.sub(_escape, text) + '"'
 
 
-def _has_astral(text: str) -> bool:
-    """Beyond the BMP a character takes two UTF-16 units; 20x faster than a regex search."""
-    return not text.isascii() and len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02X}"
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
-def _stand_ins(value: Any) -> dict[str, str] | None:
-    """A private-use character absent from ``value`` for each character beyond the BMP in it.
+def _one_line(text: str) -> str:
+    """A scalar on one line: plain where no reader could take it for anything but this string,
+    else single-quoted where its characters can stay raw, else double-quoted with escapes."""
+    if not text or text[0] == " " or text[-1] == " " or not _raw(text):
+        return _double_quoted(text)
+    if (
+        text[0] not in _PLAIN_FIRST
+        and text[-1] != ":"
+        and ": " not in text
+        and " #" not in text
+        and not text.startswith(("---", "..."))
+        and not (text[0] in _TYPED_FIRST and _typed(text))
+    ):
+        return text
+    return "'" + text.replace("'", "''") + "'"
 
-    libyaml's emitter escapes characters beyond the BMP (``\\U0001F50E``) and quotes any text
-    holding one, even a multi-line prompt. A BMP stand-in it writes raw, in whatever style the
-    text calls for, and the stand-in is then swapped back: a style chosen for a printable
-    non-space character holds any other. ``None`` when the value has more than the stand-ins.
-    """
-    texts = _texts(value)
-    astral = sorted({c for text in texts if _has_astral(text) for c in _ASTRAL.findall(text)})
-    if not astral:
-        return {}
-    joined = "".join(texts)
-    free = (c for c in map(chr, _STAND_INS) if c not in joined)
-    mapping = dict(zip(astral, free, strict=False))
-    return mapping if len(mapping) == len(astral) else None
+
+def _typed(text: str) -> bool:
+    """Whether a YAML 1.1 or 1.2 reader takes this plain scalar for something but a string."""
+    return bool(_NOT_TEXT_IN_1_1.match(text)) or any(p.match(text) for p in CORE_PATTERNS)
 
 
-def _replaced(value: Any, mapping: dict[str, str]) -> Any:
+_TYPED_FIRST = frozenset("yYnNtTfFoO~-+.<=0123456789")
+"""How every plain scalar :func:`_typed` finds starts: the rest need no pattern tried."""
+
+
+def _text(text: str, indent: str) -> str:
+    """A string value; multi-line text as a literal block whose lines start at ``indent``."""
+    if "\n" not in text:
+        return _one_line(text)
+    raw = _raw(text, in_lines=True)
+    if (
+        raw
+        and text[0] != " "
+        and text[0] != "\n"
+        and " \n" not in text
+        and (text[-1] != " " or text.rstrip(" ")[-1] != "\n")
+    ):
+        # A line of spaces alone would read as an empty line, or set the block's indentation.
+        # Clip the final line break, keep the empty lines after it, or strip where there is none.
+        header = ("|+" if text.endswith("\n\n") else "|") if text[-1] == "\n" else "|-"
+        body = text[:-1] if text[-1] == "\n" else text
+        trail = ""
+        if body[-1] == " ":  # only the last line may end in spaces
+            stripped = body.rstrip(" ")
+            body, trail = stripped, body[len(stripped) :]
+        lines = indent + body.replace("\n", "\n" + indent)
+        if "\n\n" in text:  # empty lines stay empty (no other line ends in a space)
+            lines = (lines + "\n").replace(indent + "\n", "\n")[:-1]
+        return f"{header}\n{lines}{trail}"
+    return _double_quoted(text, raw)
+
+
+def _number(value: int | float) -> str:
+    """Floats with a point before any exponent: YAML 1.1 reads ``1e+20`` as a string."""
+    if isinstance(value, int):
+        return str(value)
+    text = repr(value)
+    if "e" in text and "." not in text:
+        text = text.replace("e", ".0e", 1)
+    return text
+
+
+def _scalar(value: Any, indent: str) -> str:
     if isinstance(value, str):
-        return _ASTRAL.sub(lambda m: mapping[m.group()], value) if _has_astral(value) else value
+        return _text(value, indent)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _key(key: str) -> str:
+    """Keys repeat (every role has a ``slug``): each is worked out once."""
+    if len(key) > _LONGEST_KEY:
+        raise _Unwritable
+    return _one_line(key) if "\n" not in key else _double_quoted(key)
+
+
+def _mapping(value: dict[str, Any], indent: str, out: list[str], first: str) -> None:
+    """Each entry on its line; the first after ``first`` (a sequence's ``- ``), the rest at
+    ``indent``."""
+    lead = first
+    inner = indent + "  "
+    for key, item in value.items():
+        out.append(lead + _key(key) + ":")
+        lead = indent
+        _nested(item, indent, inner, out)
+
+
+def _sequence(value: list[Any], indent: str, out: list[str], first: str) -> None:
+    lead = first
+    inner = indent + "  "
+    for item in value:
+        if isinstance(item, dict) and item:
+            _mapping(item, inner, out, lead + "- ")
+        elif isinstance(item, list) and item:
+            _sequence(item, inner, out, lead + "- ")
+        else:
+            out.append(lead + "- " + _flat(item, inner) + "\n")
+        lead = indent
+
+
+def _nested(item: Any, indent: str, inner: str, out: list[str]) -> None:
+    """A mapping's value: a block below its key (a sequence at the key's own indentation, as
+    libyaml writes it), or a scalar after it."""
+    if isinstance(item, dict) and item:
+        out.append("\n")
+        _mapping(item, inner, out, inner)
+    elif isinstance(item, list) and item:
+        out.append("\n")
+        _sequence(item, indent, out, indent)
+    else:
+        out.append(" " + _flat(item, inner) + "\n")
+
+
+def _flat(value: Any, indent: str) -> str:
     if isinstance(value, dict):
-        return {_replaced(k, mapping): _replaced(v, mapping) for k, v in value.items()}
+        return "{}"
     if isinstance(value, list):
-        return [_replaced(item, mapping) for item in value]
-    return value
-
-
-def _yaml(pure: bool) -> YAML:
-    yaml = YAML(typ="safe", pure=pure)
-    yaml.Representer = _Representer
-    yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # source order
-    yaml.allow_unicode = True
-    yaml.width = 4096  # long lines stay as they are instead of being folded
-    yaml.indent(mapping=2, sequence=2, offset=0)  # what libyaml writes anyway
-    return yaml
+        return "[]"
+    return _scalar(value, indent)
 
 
 def dump_yaml(value: Any) -> bytes:
     """Block-style YAML that reads back as ``value`` in YAML 1.2 and 1.1 readers alike.
 
-    libyaml writes it (fast enough to publish large catalogs), with stand-ins for the characters
-    beyond the BMP; ruamel.yaml's own emitter, which writes those raw itself, only where a value
-    uses up every stand-in.
+    Written here rather than by an emitter: each string's style is chosen by a few operations at
+    C speed over its text (a large catalog's YAML tree is tens of megabytes of prompts), and
+    what is chosen is conservative: plain only where no reader could take the text for another
+    type, literal blocks only for text whose every line reads back as itself. The property test
+    in tests/core/test_published_yaml.py reads what it writes in four readers. A key too long
+    for an implicit key goes to ruamel.yaml's emitter.
     """
-    stand_ins = _stand_ins(value)
-    if stand_ins:
-        value = _replaced(value, stand_ins)
+    out: list[str] = []
+    try:
+        if isinstance(value, dict) and value:
+            _mapping(value, "", out, "")
+        elif isinstance(value, list) and value:
+            _sequence(value, "", out, "")
+        else:
+            out.append(_flat(value, "  ") + "\n")
+    except _Unwritable:
+        return _ruamel_yaml(value)
+    return "".join(out).encode("utf-8")
+
+
+def _ruamel_yaml(value: Any) -> bytes:
+    from ruamel.yaml import YAML  # imported only when used: nearly never
+    from ruamel.yaml.representer import SafeRepresenter
+
+    class Representer(SafeRepresenter):
+        """Quoting as :func:`_one_line` decides."""
+
+        def represent_text(self, text: str) -> Any:
+            written = _one_line(text)
+            style = None if written == text else "'" if written[0] == "'" else '"'
+            return self.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+        def represent_number(self, number: float) -> Any:
+            return self.represent_scalar("tag:yaml.org,2002:float", _number(number))
+
+    Representer.add_representer(str, Representer.represent_text)
+    Representer.add_representer(float, Representer.represent_number)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Representer = Representer
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # source order
+    yaml.allow_unicode = True
+    yaml.width = 1 << 30  # no folding
+    yaml.indent(mapping=2, sequence=2, offset=0)
     out = io.StringIO()
-    _yaml(pure=stand_ins is None).dump(value, out)
-    text = out.getvalue()
-    for astral, stand_in in (stand_ins or {}).items():
-        text = text.replace(stand_in, astral)
-    return text.encode("utf-8")
+    yaml.dump(value, out)
+    return out.getvalue().encode("utf-8")
 
 
 def format_of(path: str) -> Format:

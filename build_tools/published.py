@@ -3,14 +3,15 @@
 A source can pass every rule and still publish a file the server refuses: a bundle whose instruction
 files are inlined, or a YAML source whose JSON form is larger, goes over the 1,000,000-byte cap; a
 writer could lose a value. So every file the site publishes, in every format, is judged here as it
-is published (``wire.wire_files`` makes the bytes, the same call the build makes): its size, that it
-reads back as the server reads it to the values that were checked, and the server's type guards
-(DESIGN.md, "Wire contract"). ``rolecat check`` and the build run this same judgement.
+is published (``wire.wire_files`` makes the bytes, the same call the build makes): its size, and
+the server's type guards (DESIGN.md, "Wire contract") on the values it holds, which are the values
+that were checked: the writers are proven to keep them, and a build reads them back (see
+:func:`_judge`).
+``rolecat check`` and the build run this same judgement.
 """
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,14 +43,16 @@ def judge(
     """
     found: list[Diagnostic] = []
     verdicts: dict[tuple[str, bytes], str | None] = {}
-    files = wire_files(catalog, formats, memo.files if memo else None)
-    for path, document, data in _collecting(files):
-        if memo is None:
-            problem = _judge(path, document, data)
+    guarded: dict[int, str | None] = {}
+    for path, document, data in wire_files(catalog, formats, memo.files if memo else None):
+        key = (path, data)
+        if memo is not None and key in memo.verdicts:
+            problem = memo.verdicts[key]
         else:
-            key = (path, data)
-            problem = memo.verdicts[key] if key in memo.verdicts else _judge(path, document, data)
-            verdicts[key] = problem
+            if id(document) not in guarded:
+                guarded[id(document)] = guard(document.data, _kind(path))
+            problem = _judge(path, document, data, guarded[id(document)], memo is not None)
+        verdicts[key] = problem
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
     if memo is not None:
@@ -57,34 +60,28 @@ def judge(
     return found
 
 
-def _collecting(
-    files: Iterator[tuple[str, Document, bytes]],
-) -> Iterator[tuple[str, Document, bytes]]:
-    """Collect reference cycles every few megabytes of files written and read back: the YAML
-    writer leaves each file's text in one, and a check runs with the cycle collector off
-    (check.py). A collection takes milliseconds; the cycles would take hundreds of megabytes."""
-    since = 0
-    for item in files:
-        yield item
-        since += len(item[2])
-        if since > _COLLECT_EVERY:
-            gc.collect()
-            since = 0
+def _kind(path: str) -> str:
+    return "index" if path.startswith(INDEX_STEM + ".") else "bundle"
 
 
-_COLLECT_EVERY = 16_000_000
+def _judge(
+    path: str, document: Document, data: bytes, refused: str | None, read_back: bool
+) -> str | None:
+    """The size of the bytes, and the server's type guards on their values.
 
-
-def _judge(path: str, document: Document, data: bytes) -> str | None:
+    A file published as its source holds the values that were checked; one written anew holds
+    them too: the JSON writer is the standard library's, and what the YAML writer writes reads
+    back the same in every reader (the property test of tests/core/test_published_yaml.py). So
+    the check reads nothing back; a build (which passes a :class:`Memo`) still does, as a
+    second proof at the pace of a build, before anything is published.
+    """
     published = f"the published {path}" + (" (instructions inlined)" if document.inlined else "")
     if len(data) > MAX_FILE_BYTES:
         return (
             f"{published} is {len(data):,} bytes; the server refuses files over "
             f"{MAX_FILE_BYTES:,} bytes: shorten {_sources(document)}"
         )
-    if data == document.raw:
-        value = document.data  # the source itself, read as the server reads it when checked
-    else:
+    if read_back and data != document.raw:
         try:
             value = parse(path, data)
         except SourceError as error:
@@ -93,7 +90,6 @@ def _judge(path: str, document: Document, data: bytes) -> str | None:
             return f"{published} does not read back as the server reads it{where}: {first.message}"
         if value != document.data:
             return f"{published} reads back with other values than were checked"
-    refused = guard(value, "index" if path.startswith(INDEX_STEM + ".") else "bundle")
     if refused is not None:
         return f"the server's type guards refuse {published}: {refused}"
     return None

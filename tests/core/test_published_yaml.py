@@ -41,6 +41,9 @@ NASTY = [
     "\ttab first",
     "\r",
     "x\r\ny",
+    "a\n\nb   ",
+    "a\n \nb",
+    "a\n  b\n\n\n",
     "\x85",
     "\u2028",
     "\u2029",
@@ -185,7 +188,7 @@ def test_numbers_are_numbers_in_yaml_1_1_too(number: float) -> None:
 def test_scalars_yaml_1_1_reads_as_other_types_are_quoted() -> None:
     value = {"no": "yes", "on": "off", "y": "n", "d": "2001-12-14", "o": "0777", "m": "<<"}
     assert dump_yaml(value).decode() == (
-        '"no": "yes"\n"on": "off"\n"y": "n"\nd: "2001-12-14"\no: "0777"\nm: "<<"\n'
+        "'no': 'yes'\n'on': 'off'\n'y': 'n'\nd: '2001-12-14'\no: '0777'\nm: '<<'\n"
     )
 
 
@@ -227,8 +230,27 @@ def test_multi_line_prompts_are_literal_blocks() -> None:
     )
 
 
-def test_a_value_using_every_stand_in_is_still_written_raw() -> None:
+def test_private_use_characters_and_emoji_are_written_raw() -> None:
     value = {"a": "".join(map(chr, range(0xE000, 0xF900))), "b": "🔎\n🎯"}
     text = dump_yaml(value)
     assert "b: |-\n  🔎\n  🎯\n" in text.decode()
     assert parse_yaml("x.yaml", text).data == value
+
+
+def test_text_no_reader_takes_raw_is_escaped_in_double_quotes() -> None:
+    value = {"a": "tab\there", "b": "line\u2028sep", "c": "bom\ufeff", "d": "x\n\x85y"}
+    assert dump_yaml(value).decode() == (
+        'a: "tab\\there"\nb: "line\\Lsep"\nc: "bom\\uFEFF"\nd: "x\\n\\Ny"\n'
+    )
+    assert_reads_the_same(value)
+
+
+def test_a_key_too_long_for_an_implicit_key_still_reads_back() -> None:
+    value = {"modelConfig": {"k" * 1500: "v", "short": ["x", {"y": 1.5e300}]}}
+    assert_reads_the_same(value)
+
+
+def test_a_prompt_whose_last_line_ends_in_spaces_stays_a_literal_block() -> None:
+    value = {"instructions": "One.\n\nTwo.  "}
+    assert dump_yaml(value).decode() == "instructions: |-\n  One.\n\n  Two.  \n"
+    assert_reads_the_same(value)
