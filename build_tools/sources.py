@@ -172,7 +172,7 @@ def json_number_problem(literal: str) -> str | None:
 def parse_json(path: str, raw: bytes) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw)
-    too_deep = _too_deep(text)
+    too_deep = _too_deep(raw, text)
     if too_deep is not None:
         where = _LineIndex(text).position(too_deep)
         raise SourceError([Diagnostic(path, where.line, where.col, TOO_DEEP, "too-deep")])
@@ -249,13 +249,14 @@ def parse_json(path: str, raw: bytes) -> Document:
     return Document(path, data, lazy.value, lazy.key, raw)
 
 
-def _too_deep(text: str) -> int | None:
-    """The offset of the first bracket nested deeper than :data:`MAX_DEPTH`, if any.
+def _too_deep(raw: bytes, text: str) -> int | None:
+    """The offset in ``text`` of the first bracket nested deeper than :data:`MAX_DEPTH`, if any.
 
     Looked for before the text is parsed, so nothing recurses into a hostile depth. Most files
-    have too few brackets to nest that deep, and are not scanned at all.
+    have too few brackets to nest that deep, and are not scanned at all (counted in the bytes,
+    twice as fast as in text of other scripts).
     """
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
         return None
     depth = 0
     for token in _JSON_TOKENS.finditer(text):
