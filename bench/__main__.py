@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import os
 import platform
@@ -21,7 +22,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
@@ -59,10 +60,11 @@ class Row:
     catalog: Path
     roles: int = 0
     languages: int = 0
-    check: list[float] = field(default_factory=list)
-    floor: list[float] = field(default_factory=list)
-    plugin: list[float] = field(default_factory=list)
-    plain: list[float] = field(default_factory=list)
+    check: list[float | None] = field(default_factory=list)
+    """Seconds of each run, ``None`` where the run failed: run i pairs with the floor's run i."""
+    floor: list[float | None] = field(default_factory=list)
+    plugin: list[float | None] = field(default_factory=list)
+    plain: list[float | None] = field(default_factory=list)
     plugin_rss_kib: list[int] = field(default_factory=list)
     plain_rss_kib: list[int] = field(default_factory=list)
     page_bytes: float | None = None
@@ -76,9 +78,16 @@ class Row:
         return _paired_ratio(self.plugin, self.plain)
 
 
-def _paired_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float | None:
-    """The median of per-run ratios: each run measured both back to back, under the same noise."""
-    return median([a / b for a, b in zip(numerators, denominators, strict=False) if b > 0])
+def _paired_ratio(
+    numerators: Sequence[float | None], denominators: Sequence[float | None]
+) -> float | None:
+    """The median of per-run ratios, run i against run i: each run timed both back to back, under
+    the same noise. A failed run (``None``) leaves no ratio: it fails the target instead of
+    shifting the pairs."""
+    pairs = list(zip(numerators, denominators, strict=True))
+    if not pairs or any(a is None or b is None or b <= 0 for a, b in pairs):
+        return None
+    return median([a / b for a, b in pairs])  # type: ignore[operator]
 
 
 # --- catalogs --------------------------------------------------------------------------------
@@ -160,22 +169,48 @@ def _check(catalog: Path) -> Run:
     return run([sys.executable, "-m", "build_tools", "check", "--catalog", str(catalog)], cwd=REPO)
 
 
-def _build(config: Path, site: Path, cwd: Path, catalog: Path | None) -> Run:
+def _build(config: Path, site: Path, cwd: Path, catalog: Path | None, source: Path) -> Run:
+    """``mkdocs build``, counted as failed unless what it wrote is verified: the raw index as the
+    catalog has it, and the first role's page, written by this very build and showing its name.
+    ``source`` is the catalog the pages come from (``catalog`` is ``None`` for plain MkDocs)."""
     if site.exists():
         shutil.rmtree(site)
     env = {"NO_MKDOCS_2_WARNING": "1"}
     if catalog is not None:
         env["ROLES_CATALOG_DIR"] = str(catalog)
     argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
-    return run(argv, cwd=cwd, env=env)
+    started = time.time()
+    result = run(argv, cwd=cwd, env=env)
+    problem = _site_problem(site, source, started) if result.ok else None
+    if problem is None:
+        return result
+    return replace(result, returncode=-1, stderr=f"{result.stderr}\nnot verified: {problem}")
 
 
-def _record(
-    row: Row, what: str, result: Run, times: list[float], ok: Callable[[Run], bool]
-) -> bool:
-    if ok(result):
+def _site_problem(site: Path, catalog: Path, started: float) -> str | None:
+    """What is missing or stale in a built site, or ``None``."""
+    index = json.loads((catalog / "index.json").read_bytes())
+    published = site / "index.json"
+    if not published.is_file() or published.read_bytes() != (catalog / "index.json").read_bytes():
+        return f"{published} is missing or is not the catalog's index.json"
+    bundle = index["bundles"][0]
+    language, slug = bundle["languages"][0], bundle["roles"][0]["slug"]
+    source = json.loads((catalog / "bundles" / bundle["id"] / f"{language}.json").read_bytes())
+    name = next(role["name"] for role in source["roles"] if role["slug"] == slug)
+    page = site / language / bundle["id"] / slug / "index.html"
+    if not page.is_file() or page.stat().st_mtime < started - 1:
+        return f"{page} is missing or older than the build"
+    if html.escape(name, quote=False) not in page.read_text(encoding="utf-8"):
+        return f"{page} does not show the role's name {name!r}"
+    return None
+
+
+def _record(row: Row, what: str, result: Run, times: list[float | None]) -> bool:
+    """Each run takes its place, a failed one as ``None``: run i always pairs with run i."""
+    if result.ok:
         times.append(result.seconds)
         return True
+    times.append(None)
     row.failures.append(f"{what} failed (exit {result.returncode}):\n{result.tail()}")
     say(f"{row.size}: {what} FAILED:\n{result.tail()}")
     return False
@@ -190,14 +225,11 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
 
     _floor(catalog), _check(catalog)  # warm the page cache and the bytecode caches alike
     for number in range(runs):
-        _record(row, "floor", _floor(catalog), row.floor, lambda r: r.ok)
-        _record(
-            row,
-            "rolecat check",
-            _check(catalog),
-            row.check,
-            lambda r: r.ok and r.stdout.strip() == "OK",
-        )
+        _record(row, "floor", _floor(catalog), row.floor)
+        checked = _check(catalog)
+        if checked.ok and checked.stdout.strip() != "OK":
+            checked = replace(checked, returncode=-1)
+        _record(row, "rolecat check", checked, row.check)
         say(f"{size}: check/floor run {number + 1}/{runs}")
 
     scratch = work / "run"
@@ -206,17 +238,17 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
     plain_config, role_pages = plain.prepare(catalog, project, REPO)
     plugin_site, plain_site = scratch / f"{size}-site-plugin", scratch / f"{size}-site-plain"
     for number in range(build_runs):
-        result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog)
-        if _record(row, "plugin build", result, row.plugin, lambda r: r.ok):
+        result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog, catalog)
+        if _record(row, "plugin build", result, row.plugin):
             row.plugin_rss_kib.append(result.max_rss_kib)
-        result = _build(plain_config, plain_site, project, None)
-        if _record(row, "plain build", result, row.plain, lambda r: r.ok):
+        result = _build(plain_config, plain_site, project, None, catalog)
+        if _record(row, "plain build", result, row.plain):
             row.plain_rss_kib.append(result.max_rss_kib)
         say(
             f"{size}: builds run {number + 1}/{build_runs}: plugin {_secs(row.plugin[-1:])}, "
             f"plain {_secs(row.plain[-1:])}"
         )
-    if row.plugin:
+    if any(row.plugin):
         sizes = [(plugin_site / page).stat().st_size for page in role_pages]
         row.page_bytes = sum(sizes) / len(sizes) if sizes else None
     if not keep:
@@ -234,9 +266,9 @@ class HistoryRow:
     versions: int = 0
     pages: int = 0
     read: list[float] = field(default_factory=list)
-    plugin: list[float] = field(default_factory=list)
-    without: list[float] = field(default_factory=list)
-    plain: list[float] = field(default_factory=list)
+    plugin: list[float | None] = field(default_factory=list)
+    without: list[float | None] = field(default_factory=list)
+    plain: list[float | None] = field(default_factory=list)
     plugin_rss_kib: list[int] = field(default_factory=list)
     serve: serve.ServeResult | None = None
     failures: list[str] = field(default_factory=list)
@@ -281,6 +313,7 @@ def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryR
     plain_config, _roles = plain.prepare(catalog, scratch / "H-plain", REPO)
     row.pages = sum(1 for _ in (scratch / "H-plain" / "docs").rglob("index.md"))
     sites = {name: scratch / f"H-site-{name}" for name in ("plugin", "without", "plain")}
+    mkdocs_yml = REPO / "mkdocs.yml"
     for number in range(runs):
         result = _read_history(catalog)
         if result.ok:
@@ -289,22 +322,18 @@ def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryR
             row.versions = int(versions)
         else:
             row.failures.append(f"reading the history failed:\n{result.tail()}")
-        result = _build(REPO / "mkdocs.yml", sites["plugin"], REPO, catalog)
-        if result.ok:
-            row.plugin.append(result.seconds)
-            row.plugin_rss_kib.append(result.max_rss_kib)
-        else:
-            row.failures.append(f"plugin build with history failed:\n{result.tail()}")
-        result = _build(REPO / "mkdocs.yml", sites["without"], REPO, without)
-        if result.ok:
-            row.without.append(result.seconds)
-        else:
-            row.failures.append(f"plugin build without history failed:\n{result.tail()}")
-        result = _build(plain_config, sites["plain"], scratch / "H-plain", None)
-        if result.ok:
-            row.plain.append(result.seconds)
-        else:
-            row.failures.append(f"plain build failed:\n{result.tail()}")
+        builds = [  # what, its times, config, site, directory, catalog (None: plain MkDocs)
+            ("plugin build with history", row.plugin, mkdocs_yml, "plugin", REPO, catalog),
+            ("plugin build without history", row.without, mkdocs_yml, "without", REPO, without),
+            ("plain build", row.plain, plain_config, "plain", scratch / "H-plain", None),
+        ]
+        for what, times, config, site, cwd, built_from in builds:
+            result = _build(config, sites[site], cwd, built_from, built_from or catalog)
+            times.append(result.seconds if result.ok else None)
+            if not result.ok:
+                row.failures.append(f"{what} failed:\n{result.tail()}")
+            elif times is row.plugin:
+                row.plugin_rss_kib.append(result.max_rss_kib)
         say(
             f"history: run {number + 1}/{runs}: with {_secs(row.plugin[-1:])}, without "
             f"{_secs(row.without[-1:])}, plain {_secs(row.plain[-1:])}"
@@ -372,12 +401,13 @@ def measure_serve(row: Row, work: Path, edits: int) -> None:
 # --- report ----------------------------------------------------------------------------------
 
 
-def _secs(values: Sequence[float]) -> str:
-    value = median(values)
+def _secs(values: Sequence[float | None]) -> str:
+    value = median([v for v in values if v is not None])
     return "—" if value is None else f"{value:.2f} s"
 
 
 def _ratio(value: float | None) -> str:
+    """``—`` where a run failed: the failure is printed under the table."""
     return "—" if value is None else f"{value:.2f}{TIMES}"
 
 
@@ -436,16 +466,16 @@ def targets(
     found.append(
         (
             f"rolecat check ≤ {TARGET_CHECK}{TIMES} the floor at L",
-            None if ratio is None else ratio <= TARGET_CHECK,
-            f"{_ratio(ratio)}",
+            None if large is None else ratio is not None and ratio <= TARGET_CHECK,
+            _ratio(ratio),
         )
     )
     ratio = medium.build_ratio() if medium else None
     found.append(
         (
             f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material, same pages, at M",
-            None if ratio is None else ratio <= TARGET_BUILD,
-            f"{_ratio(ratio)}",
+            None if medium is None else ratio is not None and ratio <= TARGET_BUILD,
+            _ratio(ratio),
         )
     )
     growth = None
@@ -477,10 +507,11 @@ def targets(
         )
     )
     peak = max(large.plugin_rss_kib) / 1024 if large and large.plugin_rss_kib else None
+    built = large is not None and None not in large.plugin
     found.append(
         (
             f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB (1 GiB)",
-            None if peak is None else peak < TARGET_MEMORY_MIB,
+            None if large is None else built and peak is not None and peak < TARGET_MEMORY_MIB,
             "—" if peak is None else f"{peak:,.0f} MiB",
         )
     )
@@ -490,7 +521,7 @@ def targets(
         (
             f"with a history of {commits} commits at M: plugin build ≤ {TARGET_BUILD}{TIMES} plain "
             "MkDocs + Material, same pages (version pages included)",
-            None if ratio is None else ratio <= TARGET_BUILD,
+            None if history is None else ratio is not None and ratio <= TARGET_BUILD,
             _ratio(ratio),
         )
     )
@@ -550,8 +581,10 @@ def report(
     )
     out.append(
         "rolecat check: `python -m build_tools check --catalog DIR` (prints OK). floor: "
-        "bench/floor.py, json.loads of every file + every role's lock hash + each file written "
-        "as YAML and read back with ruamel.yaml's libyaml, nothing else. "
+        "bench/floor.py, json.loads of every file + every role's lock hash (orjson, as the "
+        "check) compared with the lock, nothing else. A build counts only when verified (the "
+        "raw index.json as the catalog has it, the first role's page written by it, with the "
+        "role's name); a failed run has no ratio and fails its target. "
         "plugin build: `mkdocs build` of mkdocs.yml; plain build: the same pages as Markdown, same "
         "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
         "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."
