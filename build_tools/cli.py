@@ -8,7 +8,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
@@ -83,10 +82,23 @@ def _command(
 
 
 def _version() -> str:
+    from importlib import metadata  # a tenth of a second: imported when --version asks only
+
     try:
         return metadata.version("rolecat")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown (not installed)"
+
+
+class _VersionAction(argparse.Action):
+    """argparse's ``version`` action, reading the installed version only when it is asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,7 +108,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Run `rolecat COMMAND --help` for a command's options, examples and exit codes.",
         formatter_class=_HelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show program's version number and exit"
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = _command(
         commands,
