@@ -70,6 +70,8 @@ class Row:
     page_bytes: float | None = None
     serve: serve.ServeResult | None = None
     failures: list[str] = field(default_factory=list)
+    check_stages: str = ""
+    """Where the check's time goes (bench/check_stages.py), measured at L."""
 
     def check_ratio(self) -> float | None:
         return _paired_ratio(self.check, self.floor)
@@ -231,6 +233,9 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
             checked = replace(checked, returncode=-1)
         _record(row, "rolecat check", checked, row.check)
         say(f"{size}: check/floor run {number + 1}/{runs}")
+    if size == "L":
+        stages = run([sys.executable, "-m", "bench.check_stages", str(catalog)], cwd=REPO)
+        row.check_stages = stages.stdout.rstrip() if stages.ok else f"failed:\n{stages.tail()}"
 
     scratch = work / "run"
     project = scratch / f"{size}-plain"
@@ -603,6 +608,10 @@ def report(
                 f"{'yes' if served.correct else 'NO'}"
             )
             out.extend(f"  - {problem}" for problem in served.problems)
+    for row in rows:
+        if row.check_stages:
+            out.append(f"Where rolecat check's time goes at {row.size} (bench/check_stages.py):")
+            out.append(row.check_stages)
     for row in rows:
         out.extend(f"{row.size}: {failure}" for failure in row.failures)
     if history is not None:
