@@ -16,7 +16,7 @@ import re
 from typing import Any, Literal
 
 from build_tools.sources import parse_json
-from build_tools.yamlsource import CORE_PATTERNS, parse_yaml
+from build_tools.yamlcore import CORE_PATTERNS
 
 Format = Literal["json", "yaml"]
 
@@ -294,4 +294,8 @@ def dump(value: Any, format: Format) -> bytes:
 
 def parse(path: str, raw: bytes) -> Any:
     """Read a JSON or YAML source by its extension (no instruction files inlined)."""
-    return (parse_yaml if format_of(path) == "yaml" else parse_json)(path, raw).data
+    if format_of(path) == "yaml":
+        from build_tools.yamlsource import parse_yaml  # ruamel.yaml loads only for YAML
+
+        return parse_yaml(path, raw).data
+    return parse_json(path, raw).data

@@ -37,7 +37,7 @@ from build_tools.formats import EXTENSIONS, Format, dump, dump_yaml, format_of, 
 from build_tools.rules import PLACEHOLDER
 from build_tools.site_paths import RESERVED
 from build_tools.sources import SourceError
-from build_tools.yamlsource import CORE_PATTERNS
+from build_tools.yamlcore import CORE_PATTERNS
 
 TRANSLATED = ("name", "description", "instructions", "launchMessage")
 """The role fields written anew in each language (the others are copied as they are)."""

@@ -46,49 +46,26 @@ from build_tools.sources import (
     decode_utf8,
     json_type,
 )
+from build_tools.yamlcore import BOOL, FLOAT, INT, MAP, NULL, PLAIN, PLAIN_FIRST, SEQ, STR, TAG
 
 MAX_ALIAS_COUNT = 100
 """The server's ``maxAliasCount``: it refuses a file once an anchor's uses times the aliases
 nested in it exceed this (the anchor itself counts as one use, so 99 aliases of a scalar pass)."""
 
 _READER = "the server's YAML parser"
-_TAG = "tag:yaml.org,2002:"
-_NULL, _BOOL, _INT, _FLOAT, _STR = (f"{_TAG}{t}" for t in ("null", "bool", "int", "float", "str"))
-_MAP, _SEQ = f"{_TAG}map", f"{_TAG}seq"
-
-# YAML 1.2.2, 10.3.2: the core schema's tag resolution of plain scalars, and nothing else.
-_PLAIN = [
-    (_NULL, re.compile(r"(?:null|Null|NULL|~|)\Z")),
-    (_BOOL, re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")),
-    (_INT, re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")),
-    (
-        _FLOAT,
-        re.compile(
-            r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
-        ),
-    ),
-]
-
-_PLAIN_FIRST = frozenset("-+.0123456789nNtTfF~")
-"""How every plain scalar the core schema reads as other than a string begins."""
-
-CORE_PATTERNS = tuple(pattern for _tag, pattern in _PLAIN)
-"""Plain scalars the core schema reads as something other than a string."""
-
 _EXPLICIT = {
-    _NULL: _PLAIN[0][1],
-    _BOOL: _PLAIN[1][1],
-    _INT: _PLAIN[2][1],
+    NULL: PLAIN[0][1],
+    BOOL: PLAIN[1][1],
+    INT: PLAIN[2][1],
     # `yaml` 2.x reads `!!float 1` as the string "1": its float tags want a point or an exponent.
-    _FLOAT: re.compile(
+    FLOAT: re.compile(
         r"(?:[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
     ),
 }
 """What a value under an explicit core tag must look like for the server's parser to honour the
 tag; anything else it reads as a string (with a warning), so rolecat refuses it."""
-_KINDS = {_NULL: "null", _BOOL: "a boolean", _INT: "an integer", _FLOAT: "a float"}
+_KINDS = {NULL: "null", BOOL: "a boolean", INT: "an integer", FLOAT: "a float"}
 
 TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!seq", "!!map", "!")
 """Every tag a file may carry (README.md lists them): the core schema's own, and the
@@ -134,7 +111,7 @@ def _events(text: str, pure: bool) -> Iterator[Event]:
 
 
 def _short(tag: str) -> str:
-    return "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
+    return "!!" + tag.removeprefix(TAG) if tag.startswith(TAG) else tag
 
 
 Mark = Any
@@ -268,11 +245,11 @@ class _Composer:
         pointer = self.child_pointer()
         where = event.start_mark
         self.values.setdefault(pointer, where)
-        wanted = _SEQ if isinstance(event, SequenceStartEvent) else _MAP
+        wanted = SEQ if isinstance(event, SequenceStartEvent) else MAP
         tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
         if tag not in (None, "!", wanted):
             self.problem(where, pointer, f"tag {_short(tag)} is not allowed here", "yaml-tag")
-        value: list[Any] | dict[str, Any] = [] if wanted == _SEQ else {}
+        value: list[Any] | dict[str, Any] = [] if wanted == SEQ else {}
         anchor = self.define(event.anchor)
         if anchor is not None:
             anchor.value = value
@@ -376,15 +353,15 @@ class _Composer:
         text: str = event.value
         tag = str(getattr(event.tag, "value", event.tag)) if event.tag is not None else None
         if tag is None and not event.style:  # plain: the core schema decides
-            if text and text[0] not in _PLAIN_FIRST:
+            if text and text[0] not in PLAIN_FIRST:
                 return text
-            tag = next((t for t, pattern in _PLAIN if pattern.match(text)), _STR)
+            tag = next((t for t, pattern in PLAIN if pattern.match(text)), STR)
         elif tag is None or tag == "!":  # quoted, a block, or non-specific: a string
-            tag = _STR
-        elif tag != _STR and tag not in _EXPLICIT:
+            tag = STR
+        elif tag != STR and tag not in _EXPLICIT:
             self.problem(where, pointer, f"tag {_short(tag)} is not allowed here", "yaml-tag")
             return None
-        elif tag != _STR and not _EXPLICIT[tag].match(text):
+        elif tag != STR and not _EXPLICIT[tag].match(text):
             shown = json.dumps(text, ensure_ascii=False)
             self.problem(
                 where,
@@ -394,13 +371,13 @@ class _Composer:
                 "yaml-tag",
             )
             return None
-        if tag == _STR:
+        if tag == STR:
             return self.string(text, where, pointer)
-        if tag == _NULL:
+        if tag == NULL:
             return None
-        if tag == _BOOL:
+        if tag == BOOL:
             return text.lower() == "true"
-        return self.number(text, where, pointer, whole=tag == _INT)
+        return self.number(text, where, pointer, whole=tag == INT)
 
     def string(self, text: str, where: Mark, pointer: Pointer) -> str:
         if self.surrogates and _SURROGATE.search(text):
