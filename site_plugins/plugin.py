@@ -36,9 +36,11 @@ from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.history import History, Reach, Reading
+from build_tools.reuse import Reuse
 from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
+from site_plugins.timings import Timings
 
 log = get_plugin_logger(__name__)
 
@@ -62,6 +64,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
         self.memo: published.Memo | None = None
         self.render_memo: dict[Hashable, str] | None = None
+        self.reuse: Reuse | None = None
+        # While serving, the raw files' SHA-256 by path, with the bytes they were computed from.
+        self.sums: dict[str, tuple[bytes, str]] | None = None
         self.files = Files([])
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
@@ -82,6 +87,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # the one being read while the build does other work.
         self.committed: History | None = None
         self.reading: Reading | None = None
+        self.timings = Timings.from_environment()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -93,12 +99,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.incremental is not None:
             logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
         if self.serving:
+            self.timings.follow_server()
             self.memo, self.render_memo = published.Memo(), {}
+            self.reuse, self.sums = Reuse(), {}
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.timings.mark("config")
         self.catalog, self.problems, self.pages, self.pending = None, [], {}, {}
         if not self.config.enabled:
             return config
@@ -120,12 +129,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
         self.published = self.memo or published.Memo()
         try:
-            result = check_catalog(self.catalog_dir, lock, site, self.published)
+            result = check_catalog(self.catalog_dir, lock, site, self.published, self.reuse)
         except Exception as error:  # a bug of rolecat's own: one line, as every problem
             raise PluginError(
                 f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "
                 f"{error}"
             ) from None
+        self.timings.mark("checked")
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
@@ -176,6 +186,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         if not self.config.enabled:
             return files
+        self.timings.mark("files")
         handwritten = sorted(f.src_uri for f in files.documentation_pages())
         if self.catalog is not None:
             taken = {f.dest_uri.split("/", 1)[0] for f in files}
@@ -185,7 +196,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 memo = self.published.files
                 generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
                 self.published = self.memo or published.Memo()  # a build lets its files go
-                generated[wire.CHECKSUMS] = wire.checksums(generated)
+                generated[wire.CHECKSUMS] = wire.checksums(generated, self.sums)
                 generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
@@ -216,6 +227,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 self.last_good = list(self.pages)
                 self._add(files, config, generated)
                 config.nav = [*pages.nav(self.catalog), *(config.nav or handwritten)]
+                self.timings.mark("files_done")
                 return files
         # The catalog failed its check and we are serving: every known page shows the problems.
         shown = _shown(self.catalog_dir)
@@ -230,6 +242,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             {pages.nav_title(self.pages[site_paths.home_page()].title): site_paths.home_page()},
             *(config.nav or handwritten),
         ]
+        self.timings.mark("files_done")
         return files
 
     def _history(self) -> History:
@@ -239,7 +252,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             return History(Reach(unavailable="off")).including(self.catalog)
         if self.reading is None:
             self.reading = Reading(self.catalog_dir, self.lock, self.committed)
+        self.timings.mark("history")
         committed, self.reading = self.reading.result(), None
+        self.timings.mark("history_done")
         if committed is not self.committed:  # read anew, not reused by a preview rebuild
             reach = committed.reach
             if reach.unavailable:
@@ -254,14 +269,16 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
-        docs = Path(config.docs_dir)
-        fingerprints: dict[str, str] = {}
+        docs = Path(config.docs_dir).resolve().as_posix()
+        shown: dict[str, object] = {}
         for path, content in generated.items():
             file = preview.GeneratedFile.generated(config, path, content=content)
             page = self.pages.get(path)
             if self.incremental is not None:  # only a dirty preview needs to know what changed
-                fingerprints[path] = (
-                    preview.digest(
+                # What the file shows, compared with the last build's: a page's HTML comes from
+                # the renderer's memo, the very same string while its page is unchanged.
+                shown[path] = (
+                    (
                         page.html,
                         page.title,
                         page.lang,
@@ -270,7 +287,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                         self.pending.get(path),
                     )
                     if page is not None
-                    else preview.digest(content)
+                    else content
                 )
             if page is not None:
                 if not page.in_nav:
@@ -279,13 +296,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                     file.inclusion = InclusionLevel.NOT_IN_NAV
                 if page.source is not None:
                     source = self.catalog_dir / page.source
-                    file.edit_uri = posixpath.relpath(source.as_posix(), docs.resolve().as_posix())
+                    file.edit_uri = posixpath.relpath(source.as_posix(), docs)
             files.append(file)
         self.files = files
         if self.incremental is not None:
-            self.incremental.mark(
-                files, fingerprints, self._site_wide(config), Path(config.site_dir)
-            )
+            self.incremental.mark(files, shown, self._site_wide(config), Path(config.site_dir))
 
     def _site_wide(self, config: MkDocsConfig) -> str:
         """What every page shows: the navigation, and the templates it is rendered with."""
@@ -304,6 +319,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
+        self.timings.mark("env")
         env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
         if self.serving:
             env.bytecode_cache = self.compiled_templates
@@ -325,12 +341,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         Their memory goes back to the system before Pagefind indexes the site, so a large
         catalog's build never holds both.
         """
+        self.timings.mark("post_build")
         self.catalog, self.pages = None, {}
-        preview.return_free_memory()
+        if not self.serving:  # a preview keeps its catalog in its memos, and reloads sooner
+            preview.return_free_memory()
 
     @event_priority(-1000)  # the very last: after every plugin, whatever priority it chose
     def _publish(self, *, config: MkDocsConfig) -> None:
         """Swap the staged build in, unless a warning will fail this strict build right after."""
+        self.timings.mark("published")
         if self.staging is None or self.site_dir is None:
             return
         if config.strict and self.warnings.get_counts():
@@ -437,6 +456,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
         if self.config.enabled:
+            preview.quicken(server)
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
             if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme

@@ -127,19 +127,27 @@ def _pagefind(
     return lines[-1] if lines else f"Pagefind exited with status {process.returncode}"
 
 
-class Background:
-    """Index the preview once it is quiet: after a rebuild, in the background and at a low
-    priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
-    indexing never slows down the next reload."""
+QUIET = 1.0
+"""Seconds a preview must go without a rebuild before its search index is made again."""
 
-    def __init__(self) -> None:
+
+class Background:
+    """Index the preview once it is quiet: a second after a rebuild, in the background and at a
+    low priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
+    indexing never slows down the next reload. Pagefind indexes the whole site each time (it has
+    no incremental mode): edits in quick succession index once, after the last."""
+
+    def __init__(self, quiet: float = QUIET) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._process: subprocess.Popen[str] | None = None
         self._generation = 0
+        self.quiet = quiet
 
     def cancel(self) -> None:
         with self._lock:
             self._generation += 1
+            self._changed.notify_all()
             if self._process is not None and self._process.poll() is None:
                 self._process.terminate()
 
@@ -158,7 +166,8 @@ class Background:
                     os.setpriority(os.PRIO_PROCESS, process.pid, 10)
                 return generation == self._generation
 
-        with self._lock:
+        with self._changed:
+            self._changed.wait_for(lambda: generation != self._generation, timeout=self.quiet)
             if generation != self._generation:
                 return
         problem = index_site(site_dir, started)
@@ -175,6 +184,12 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.background = Background() if command == "serve" else None
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # A rebuild begins: stop indexing the last one before the catalog is checked.
+        if self.background is not None:
+            self.background.cancel()
+        return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.background is not None:
