@@ -65,11 +65,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.memo: published.Memo | None = None
         self.render_memo: dict[Hashable, str] | None = None
         self.reuse: Reuse | None = None
+        self.kept: pages.KeptPages | None = None
         # While serving, the raw files' SHA-256 by path, with the bytes they were computed from.
         self.sums: dict[str, tuple[bytes, str]] | None = None
         self.files = Files([])
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
+        self.compiled_pages = preview.CompiledTemplates()
         # This build's files as its check wrote and judged them, for on_files.
         self.published = published.Memo()
         self.dirty = False
@@ -101,7 +103,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.serving:
             self.timings.follow_server()
             self.memo, self.render_memo = published.Memo(), {}
-            self.reuse, self.sums = Reuse(), {}
+            self.reuse, self.sums, self.kept = Reuse(), {}, pages.KeptPages()
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
@@ -124,6 +126,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             use_directory_urls=config.use_directory_urls,
             formats=self.config.formats,
             memo=self.render_memo,
+            compiled=self.compiled_pages if self.serving else None,
         )
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
@@ -202,13 +205,14 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 site_url = config.site_url if not self.serving else None
                 history = self._history()
                 built = pages.catalog_pages(
-                    self.catalog, self.renderer, site_url or config.site_url, history
+                    self.catalog, self.renderer, site_url or config.site_url, history, self.kept
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
                 languages = pages.catalog_languages(self.catalog)
                 feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
                 generated.update(history_pages.feed_files(self.catalog, history, languages, feeds))
+                present = {f.src_uri for f in files}
                 problems = [
                     Diagnostic(
                         path,
@@ -218,7 +222,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                         "there; rename or remove it",
                     )
                     for path in generated
-                    if files.get_file_from_path(path) is not None
+                    if path in present
                 ]
             if problems:
                 self.pages = {}
@@ -269,7 +273,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
-        docs = Path(config.docs_dir).resolve().as_posix()
+        # Where the catalog is, seen from the docs directory: edit links are made from it.
+        catalog = posixpath.relpath(
+            self.catalog_dir.as_posix(), Path(config.docs_dir).resolve().as_posix()
+        )
         shown: dict[str, object] = {}
         for path, content in generated.items():
             file = preview.GeneratedFile.generated(config, path, content=content)
@@ -295,8 +302,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                     # every page, so a nav of every role grows the site with the square of it.
                     file.inclusion = InclusionLevel.NOT_IN_NAV
                 if page.source is not None:
-                    source = self.catalog_dir / page.source
-                    file.edit_uri = posixpath.relpath(source.as_posix(), docs)
+                    file.edit_uri = posixpath.normpath(posixpath.join(catalog, page.source))
             files.append(file)
         self.files = files
         if self.incremental is not None:
