@@ -39,7 +39,11 @@ PHASES: tuple[tuple[str, str, str], ...] = (
 )
 """Each phase of an edit's reload: its name, and the marks it runs between. "saved" and
 "answered" are the bench's own; the others are the plugin's and MkDocs' (site_plugins/timings.py).
-"our files and pages" includes waiting for the history, if it is read anew."""
+"""
+WITHIN: tuple[tuple[str, str, str, str], ...] = (
+    ("of which the history", "our files and pages", "history", "history_done"),
+)
+"""Parts of a phase: the history is read once per commit and its reading awaited in on_files."""
 RELOAD_TIMEOUT = 300.0
 LIVERELOAD = re.compile(r"livereload\((\d+), (\d+)\)")
 
@@ -71,17 +75,32 @@ def breakdown(marks: list[tuple[str, float]], saved: float, answered: float) -> 
             break
         moments[name] = at = found
     moments["answered"] = answered
-    return {
+    found = {
         name: moments[end] - moments[start]
         for name, start, end in PHASES
         if start in moments and end in moments
     }
+    for name, phase, start, end in WITHIN:
+        within = next((p for p in PHASES if p[0] == phase), None)
+        if within is None or within[1] not in moments or within[2] not in moments:
+            continue
+        low, high = moments[within[1]], moments[within[2]]
+        begun = next((t for mark, t in marks if mark == start and low <= t <= high), None)
+        ended = next(
+            (t for mark, t in marks if mark == end and begun is not None and t >= begun), None
+        )
+        if begun is not None and ended is not None and ended <= high:
+            found[name] = ended - begun
+    return found
 
 
 def median_phases(result: ServeResult) -> list[tuple[str, float]]:
     """Each phase's median over the edits that recorded it, in the order of :data:`PHASES`."""
     found = []
-    for name, _start, _end in PHASES:
+    names = [name for name, _start, _end in PHASES]
+    for name, phase, _start, _end in WITHIN:
+        names.insert(names.index(phase) + 1, name)
+    for name in names:
         values = sorted(p[name] for p in result.phases if name in p)
         if values:
             middle = len(values) // 2
