@@ -30,7 +30,7 @@ PHASES: tuple[tuple[str, str, str], ...] = (
     ("file polling", "saved", "detected"),
     ("build delay", "detected", "building"),
     ("config load", "building", "config"),
-    ("check", "config", "checked"),
+    ("our check (on_config)", "config", "checked"),
     ("MkDocs files", "checked", "files"),
     ("our files and pages", "files", "files_done"),
     ("MkDocs pages and writing", "files_done", "post_build"),

@@ -35,6 +35,7 @@ from build_tools import publish, published, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.feeds import Feed
 from build_tools.history import History, Reach, Reading
 from build_tools.reuse import Reuse
 from site_plugins import chrome, history_pages, pages, preview
@@ -68,6 +69,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.kept: pages.KeptPages | None = None
         # While serving, the raw files' SHA-256 by path, with the bytes they were computed from.
         self.sums: dict[str, tuple[bytes, str]] | None = None
+        self.feeds: dict[str, tuple[Feed, bytes]] | None = None
         self.files = Files([])
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
@@ -103,7 +105,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.serving:
             self.timings.follow_server()
             self.memo, self.render_memo = published.Memo(), {}
-            self.reuse, self.sums, self.kept = Reuse(), {}, pages.KeptPages()
+            self.reuse, self.sums, self.kept, self.feeds = Reuse(), {}, pages.KeptPages(), {}
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
@@ -138,7 +140,6 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "
                 f"{error}"
             ) from None
-        self.timings.mark("checked")
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
@@ -166,6 +167,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # sitemap.xml and re-route every click on a link into another language to that
             # language's home page; a bare flag turns on the switcher and nothing else.
             config.extra["alternate"] = True
+        self.timings.mark("checked")
         return config
 
     def _settle(
@@ -211,7 +213,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 generated.update(dict.fromkeys(self.pages, ""))
                 languages = pages.catalog_languages(self.catalog)
                 feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
-                generated.update(history_pages.feed_files(self.catalog, history, languages, feeds))
+                generated.update(
+                    history_pages.feed_files(self.catalog, history, languages, feeds, self.feeds)
+                )
                 present = {f.src_uri for f in files}
                 problems = [
                     Diagnostic(
