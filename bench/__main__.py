@@ -305,7 +305,7 @@ def _read_history(catalog: Path) -> Run:
 
 
 def measure_history(
-    work: Path, runs: int, commits: int, keep: bool, builds: bool = True
+    work: Path, runs: int, commits: int, keep: bool, builds: bool = True, pause: float = 0.0
 ) -> HistoryRow:
     """The plugin's build of M with its history against the same catalog outside git (no
     history), and against plain MkDocs building the same pages (version pages included);
@@ -321,7 +321,7 @@ def measure_history(
         shutil.rmtree(clone)
     subprocess.run(["git", "clone", "-q", str(catalog.parent), str(clone)], check=True)
     say(f"history: make serve, {runs} one-role edit(s) ...")
-    row.serve = serve.measure(clone / "catalog", scratch, REPO, runs, in_place=True)
+    row.serve = serve.measure(clone / "catalog", scratch, REPO, runs, in_place=True, pause=pause)
     for problem in row.serve.problems:
         say(f"history: serve: {problem}")
     if not keep:
@@ -406,9 +406,9 @@ def history_table(row: HistoryRow) -> str:
     )
 
 
-def measure_serve(row: Row, work: Path, edits: int) -> None:
+def measure_serve(row: Row, work: Path, edits: int, pause: float = 0.0) -> None:
     say(f"{row.size}: make serve, {edits} one-role edit(s) ...")
-    row.serve = serve.measure(row.catalog, work / "run", REPO, edits)
+    row.serve = serve.measure(row.catalog, work / "run", REPO, edits, pause=pause)
     for problem in row.serve.problems:
         say(f"{row.size}: serve: {problem}")
 
@@ -680,6 +680,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=["serve"],
         help="measure only this stage (serve: `make serve` edits at each size, and with history)",
     )
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between two serve edits (0: one right after the other; 5: time for the "
+        "preview's search index to be made in between, as while someone reads the page)",
+    )
     args = parser.parse_args(argv)
     sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     unknown = [s for s in sizes if s not in SIZES]
@@ -696,16 +703,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only == "serve":
             row = Row(size, catalog_for(size, work))
             row.roles, row.languages, _bytes = _shape(row.catalog)
-            measure_serve(row, work, args.runs)
+            measure_serve(row, work, args.runs, args.pause)
             if size == "M" and args.history > 0:
-                history = measure_history(work, args.runs, args.history, args.keep, builds=False)
+                history = measure_history(
+                    work, args.runs, args.history, args.keep, builds=False, pause=args.pause
+                )
             rows.append(row)
             continue
         row = measure_size(size, work, args.runs, build_runs, args.keep)
         if size == "M":
-            measure_serve(row, work, args.runs)
+            measure_serve(row, work, args.runs, args.pause)
             if args.history > 0:
-                history = measure_history(work, args.runs, args.history, args.keep)
+                history = measure_history(
+                    work, args.runs, args.history, args.keep, pause=args.pause
+                )
             say(f"search: {search.ROLES} roles x 2 languages, a query in Chromium ...")
             searched = search.measure(work, args.runs)
         rows.append(row)

@@ -195,10 +195,17 @@ def _wait_for_build(base: str, epoch: int, done: dict[str, float]) -> None:
 
 
 def measure(
-    catalog: Path, work: Path, repo: Path, edits: int, *, in_place: bool = False
+    catalog: Path,
+    work: Path,
+    repo: Path,
+    edits: int,
+    *,
+    in_place: bool = False,
+    pause: float = 0.0,
 ) -> ServeResult:
     """Start ``make serve`` on a copy of ``catalog`` (``in_place``: on ``catalog`` itself, a
-    throwaway clone); time ``edits`` one-role edits, one by one."""
+    throwaway clone); time ``edits`` one-role edits, one by one, ``pause`` seconds apart (a
+    person reading the page: the preview's search index is made meanwhile)."""
     copy = catalog if in_place else work / "serve-catalog"
     if not in_place:
         if copy.exists():
@@ -239,6 +246,7 @@ def measure(
             result.startup = time.perf_counter() - start
             before = {url: _get(base + url) for url in others}
             for number in range(edits):
+                time.sleep(pause)
                 _status, html = _get(base + page)
                 sentence = f"Benchmark edit number {number + 1} appended this sentence."
                 new = _append_sentence(path, slug, sentence)

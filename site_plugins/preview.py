@@ -111,17 +111,14 @@ class Incremental:
 POLLING_INTERVAL = 0.1
 """Seconds between two looks at the watched files (MkDocs: 0.5 s, on average a quarter of a
 second before a save is even noticed). A look lists a few directories: a catalog of 500 roles has
-some 50 files, and the theme is not watched."""
-BUILD_DELAY = 0.05
-"""Seconds the server waits for a save to settle before it rebuilds (MkDocs: 0.1 s). An editor
-saves in one go, seen in one look at the files."""
+some 50 files, and the theme is not watched. MkDocs' build delay stays 0.1 s: a save that one
+look catches half written, the next sees done, and the two make one rebuild."""
 
 
 def quicken(server: LiveReloadServer) -> None:
     """Notice a save sooner: MkDocs 1.6 has no option for its watcher's polling interval, so it
     is set on watchdog's polling observer and on each of its watches (``mkdocs serve`` starts the
     observer after the plugins' ``on_serve``). Left as it was where watchdog differs."""
-    server.build_delay = min(server.build_delay, BUILD_DELAY)
     observer: Any = server.observer
     with contextlib.suppress(AttributeError, TypeError):
         if observer.timeout > POLLING_INTERVAL:

@@ -142,6 +142,7 @@ class Background:
         self._changed = threading.Condition(self._lock)
         self._process: subprocess.Popen[str] | None = None
         self._generation = 0
+        self._threads: list[threading.Thread] = []
         self.quiet = quiet
 
     def cancel(self) -> None:
@@ -154,9 +155,22 @@ class Background:
     def request(self, site_dir: Path) -> None:
         with self._lock:
             generation = self._generation
-        threading.Thread(
-            target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
-        ).start()
+            self._threads = [t for t in self._threads if t.is_alive()]
+            thread = threading.Thread(
+                target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
+            )
+            self._threads.append(thread)
+        thread.start()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Cancel, and wait until indexing has let go of the site directory: MkDocs removes it
+        right after the plugins' ``on_shutdown``, and a Pagefind scratch directory inside it
+        that disappears meanwhile would end the server with a traceback."""
+        self.cancel()
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout)
 
     def _index(self, site_dir: Path, generation: int) -> None:
         def started(process: subprocess.Popen[str]) -> bool:
@@ -194,6 +208,10 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.background is not None:
             self.background.cancel()
+
+    def on_shutdown(self) -> None:
+        if self.background is not None:
+            self.background.stop()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:
