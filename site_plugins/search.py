@@ -60,10 +60,15 @@ def pagefind_command(pages: Path, output: Path) -> list[str]:
     ]
 
 
-def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
-    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names."""
+def pages_by_language(
+    site_dir: Path, going: Callable[[], bool] = lambda: True
+) -> dict[str, list[Path]]:
+    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names;
+    nothing once ``going`` says to stop."""
     found: dict[str, list[Path]] = {}
     for page in sorted(site_dir.rglob("*.html")):
+        if not going():
+            return {}
         relpath = page.relative_to(site_dir)
         if relpath.parts[0] == SEARCH_DIR or relpath.parts[0].startswith("."):
             continue
@@ -76,13 +81,19 @@ def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
 
 
 def index_site(
-    site_dir: Path, started: Callable[[subprocess.Popen[str]], bool] | None = None
+    site_dir: Path,
+    started: Callable[[subprocess.Popen[str]], bool] | None = None,
+    going: Callable[[], bool] = lambda: True,
 ) -> str | None:
     """Write one Pagefind bundle per page language into ``site_dir``; on failure, one line
-    saying why. ``started`` sees each Pagefind process, and stops the work by returning False."""
+    saying why. ``started`` sees each Pagefind process, and stops the work by returning False;
+    ``going`` is asked between files (a preview's rebuild stops the work at once: this runs in
+    the server's process, and reading and linking the pages would slow the rebuild down)."""
     output = site_dir / SEARCH_DIR
     shutil.rmtree(output, ignore_errors=True)
-    languages = pages_by_language(site_dir)
+    languages = pages_by_language(site_dir, going)
+    if not going():
+        return "stopped"
     if not languages:
         return "no page names its language in <html lang>: nothing to index"
     # Pagefind reads a directory: each language's pages are linked into one of their own, inside
@@ -91,6 +102,8 @@ def index_site(
         for language, pages in sorted(languages.items()):
             tree = Path(scratch) / language
             for relpath in pages:
+                if not going():
+                    return "stopped"
                 _link(site_dir / relpath, tree / relpath)
             problem = _pagefind(tree, output / language, started)
             if problem is not None:
@@ -184,7 +197,7 @@ class Background:
             self._changed.wait_for(lambda: generation != self._generation, timeout=self.quiet)
             if generation != self._generation:
                 return
-        problem = index_site(site_dir, started)
+        problem = index_site(site_dir, started, lambda: generation == self._generation)
         with self._lock:
             stale = generation != self._generation
         # Info, not a warning: a warning between two builds would fail the next strict one.
