@@ -304,12 +304,32 @@ def _read_history(catalog: Path) -> Run:
     return run([sys.executable, "-c", code, str(catalog)], cwd=REPO)
 
 
-def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryRow:
+def measure_history(
+    work: Path, runs: int, commits: int, keep: bool, builds: bool = True, pause: float = 0.0
+) -> HistoryRow:
     """The plugin's build of M with its history against the same catalog outside git (no
-    history), and against plain MkDocs building the same pages (version pages included)."""
+    history), and against plain MkDocs building the same pages (version pages included);
+    then ``make serve``. Without ``builds``, only ``make serve``."""
     catalog = history_for(work, commits)
     row = HistoryRow(commits, catalog)
     scratch = work / "run"
+    if builds:
+        _history_builds(row, catalog, scratch, runs, keep)
+    # `make serve` in a clone of the repository, so the edits leave the cached one clean.
+    clone = scratch / "H-serve"
+    if clone.exists():
+        shutil.rmtree(clone)
+    subprocess.run(["git", "clone", "-q", str(catalog.parent), str(clone)], check=True)
+    say(f"history: make serve, {runs} one-role edit(s) ...")
+    row.serve = serve.measure(clone / "catalog", scratch, REPO, runs, in_place=True, pause=pause)
+    for problem in row.serve.problems:
+        say(f"history: serve: {problem}")
+    if not keep:
+        shutil.rmtree(clone, ignore_errors=True)
+    return row
+
+
+def _history_builds(row: HistoryRow, catalog: Path, scratch: Path, runs: int, keep: bool) -> None:
     without = scratch / "H-no-git" / "catalog"
     if without.parent.exists():
         shutil.rmtree(without.parent)
@@ -343,19 +363,9 @@ def measure_history(work: Path, runs: int, commits: int, keep: bool) -> HistoryR
             f"history: run {number + 1}/{runs}: with {_secs(row.plugin[-1:])}, without "
             f"{_secs(row.without[-1:])}, plain {_secs(row.plain[-1:])}"
         )
-    # `make serve` in a clone of the repository, so the edits leave the cached one clean.
-    clone = scratch / "H-serve"
-    if clone.exists():
-        shutil.rmtree(clone)
-    subprocess.run(["git", "clone", "-q", str(catalog.parent), str(clone)], check=True)
-    say(f"history: make serve, {runs} one-role edit(s) ...")
-    row.serve = serve.measure(clone / "catalog", scratch, REPO, runs, in_place=True)
-    for problem in row.serve.problems:
-        say(f"history: serve: {problem}")
     if not keep:
-        for path in (*sites.values(), scratch / "H-plain", without.parent, clone):
+        for path in (*sites.values(), scratch / "H-plain", without.parent):
             shutil.rmtree(path, ignore_errors=True)
-    return row
 
 
 def history_table(row: HistoryRow) -> str:
@@ -396,9 +406,9 @@ def history_table(row: HistoryRow) -> str:
     )
 
 
-def measure_serve(row: Row, work: Path, edits: int) -> None:
+def measure_serve(row: Row, work: Path, edits: int, pause: float = 0.0) -> None:
     say(f"{row.size}: make serve, {edits} one-role edit(s) ...")
-    row.serve = serve.measure(row.catalog, work / "run", REPO, edits)
+    row.serve = serve.measure(row.catalog, work / "run", REPO, edits, pause=pause)
     for problem in row.serve.problems:
         say(f"{row.size}: serve: {problem}")
 
@@ -607,6 +617,12 @@ def report(
                 f"version bump), write to reload signal: {each} s; site correct after each edit: "
                 f"{'yes' if served.correct else 'NO'}"
             )
+            phases = serve.median_phases(served)
+            if phases:
+                out.append(
+                    "  where the time goes (median per phase, seconds): "
+                    + ", ".join(f"{name} {seconds:.2f}" for name, seconds in phases)
+                )
             out.extend(f"  - {problem}" for problem in served.problems)
     for row in rows:
         if row.check_stages:
@@ -659,6 +675,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=HISTORY_COMMITS,
         help="commits of M's synthetic git history, measured with M (0: skip)",
     )
+    parser.add_argument(
+        "--only",
+        choices=["serve"],
+        help="measure only this stage (serve: `make serve` edits at each size, and with history)",
+    )
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between two serve edits (0: one right after the other; 5: time for the "
+        "preview's search index to be made in between, as while someone reads the page)",
+    )
     args = parser.parse_args(argv)
     sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     unknown = [s for s in sizes if s not in SIZES]
@@ -672,11 +700,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     history = None
     for size in [s for s in SIZES if s in sizes]:
         build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
+        if args.only == "serve":
+            row = Row(size, catalog_for(size, work))
+            row.roles, row.languages, _bytes = _shape(row.catalog)
+            measure_serve(row, work, args.runs, args.pause)
+            if size == "M" and args.history > 0:
+                history = measure_history(
+                    work, args.runs, args.history, args.keep, builds=False, pause=args.pause
+                )
+            rows.append(row)
+            continue
         row = measure_size(size, work, args.runs, build_runs, args.keep)
         if size == "M":
-            measure_serve(row, work, args.runs)
+            measure_serve(row, work, args.runs, args.pause)
             if args.history > 0:
-                history = measure_history(work, args.runs, args.history, args.keep)
+                history = measure_history(
+                    work, args.runs, args.history, args.keep, pause=args.pause
+                )
             say(f"search: {search.ROLES} roles x 2 languages, a query in Chromium ...")
             searched = search.measure(work, args.runs)
         rows.append(row)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from build_tools import published, site_paths
 from build_tools.allowlist import Allowlist, judge, prune, read_allowlist
-from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog
+from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog, read_document
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -25,6 +25,7 @@ from build_tools.lock import (
     read_lock_bytes,
     render,
 )
+from build_tools.reuse import Reuse
 from build_tools.rules import run_rules
 from build_tools.secret_scan import SecretScan
 from build_tools.site_paths import Site
@@ -75,30 +76,42 @@ def check_catalog(
     lock_path: Path | None = None,
     site: Site | None = None,
     memo: published.Memo | None = None,
+    reuse: Reuse | None = None,
 ) -> CheckResult:
     """Every rule of the catalog and of the site it publishes, the published files as the server
     reads them, then the lock; diagnostics sorted by file and position.
 
     ``site`` says what is published where (both formats, no hand-written pages and no directory
     by default); ``memo`` keeps the published files for the build that follows and what was
-    judged for the next rebuild of a preview.
+    judged for the next rebuild of a preview; ``reuse`` what each file gave the last check.
     """
     with _no_cycle_collection():
-        return _check(root, lock_path, site or Site(), memo)
+        return _check(root, lock_path, site or Site(), memo, reuse)
 
 
 def _check(
-    root: Path, lock_path: Path | None, site: Site, memo: published.Memo | None
+    root: Path,
+    lock_path: Path | None,
+    site: Site,
+    memo: published.Memo | None,
+    reuse: Reuse | None,
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
     scan = SecretScan()
+    if reuse is not None:
+        reuse.start()
 
     def read_bundle(bundle: Bundle) -> None:
         # Hashed and scanned while its text is still in the processor's caches.
+        if reuse is not None:
+            hashes[bundle.id] = reuse.bundle_hashes(bundle)
+            reuse.scan_bundle(scan, bundle)
+            return
         hashes[bundle.id] = bundle_hashes(bundle)
         scan.bundle(bundle)
 
-    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle)
+    read = reuse.read if reuse is not None else read_document
+    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle, read)
     if catalog is None:
         return CheckResult(catalog, sorted(set(diagnostics)))
     diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)

@@ -73,16 +73,30 @@ def wire_files(
         memo.update(used)
 
 
-def checksums(files: dict[str, bytes]) -> bytes:
+def checksums(
+    files: dict[str, bytes], known: dict[str, tuple[bytes, str]] | None = None
+) -> bytes:
     """``sha256sum``'s output for ``files``, so ``sha256sum -c sha256sums`` works at the site root.
 
     Paths are site-relative and made of ids and fixed names, so none needs ``sha256sum``'s
-    escaping (a backslash or a line break).
+    escaping (a backslash or a line break). ``known`` keeps each file's sum with its bytes from
+    one call to the next (a preview's rebuilds): the same bytes object is not hashed again.
     """
-    return "".join(
-        f"{hashlib.sha256(content).hexdigest()}  {path}\n"
-        for path, content in sorted(files.items())
-    ).encode("utf-8")
+    lines = []
+    used: dict[str, tuple[bytes, str]] = {}
+    for path, content in sorted(files.items()):
+        before = known.get(path) if known is not None else None
+        digest = (
+            before[1]
+            if before is not None and before[0] is content
+            else hashlib.sha256(content).hexdigest()
+        )
+        used[path] = (content, digest)
+        lines.append(f"{digest}  {path}\n")
+    if known is not None:
+        known.clear()
+        known.update(used)
+    return "".join(lines).encode("utf-8")
 
 
 def published_bytes(document: Document, format: Format) -> bytes:

@@ -508,16 +508,33 @@ class FeedSite:
 
 
 def feed_files(
-    catalog: Catalog, history: History, languages: list[str], site: FeedSite
+    catalog: Catalog,
+    history: History,
+    languages: list[str],
+    site: FeedSite,
+    written: dict[str, tuple[feeds.Feed, bytes]] | None = None,
 ) -> dict[str, bytes]:
-    """``/feed.xml`` for the whole catalog and ``/<lang>/feed.xml`` for each language."""
-    files = {site_paths.feed(): _feed(catalog, history, None, site)}
-    for language in languages:
-        files[site_paths.feed(language)] = _feed(catalog, history, language, site)
+    """``/feed.xml`` for the whole catalog and ``/<lang>/feed.xml`` for each language.
+
+    ``written`` keeps each feed with its bytes from one call to the next (a preview's rebuilds):
+    a feed equal to the last one is not written again (an edit before its commit changes none).
+    """
+    files: dict[str, bytes] = {}
+    used: dict[str, tuple[feeds.Feed, bytes]] = {}
+    for language in [None, *languages]:
+        path = site_paths.feed(language)
+        feed = _feed(catalog, history, language, site)
+        before = written.get(path) if written is not None else None
+        data = before[1] if before is not None and before[0] == feed else feeds.atom(feed)
+        files[path] = data
+        used[path] = (feed, data)
+    if written is not None:
+        written.clear()
+        written.update(used)
     return files
 
 
-def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSite) -> bytes:
+def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSite) -> feeds.Feed:
     words = labels(language or FALLBACK)
     path = site_paths.feed(language)
 
@@ -561,17 +578,15 @@ def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSi
     title = words["feed_title"] % {"catalog": words["catalog"]}
     if language is not None:
         title += f" ({language_name(language)})"
-    return feeds.atom(
-        feeds.Feed(
-            id=feeds.stable_id("feed", language or "", site.site_url or ""),
-            title=title,
-            updated=entries[0].updated if entries else site.now,
-            self_link=url(path),
-            link=url(site_paths.language_page(language) if language else site_paths.home_page()),
-            language=language,
-            subtitle=reach_note(history.reach, words),
-            entries=entries,
-        )
+    return feeds.Feed(
+        id=feeds.stable_id("feed", language or "", site.site_url or ""),
+        title=title,
+        updated=entries[0].updated if entries else site.now,
+        self_link=url(path),
+        link=url(site_paths.language_page(language) if language else site_paths.home_page()),
+        language=language,
+        subtitle=reach_note(history.reach, words),
+        entries=entries,
     )
 
 

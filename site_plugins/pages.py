@@ -11,18 +11,19 @@ import functools
 import json
 import posixpath
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import orjson
 from markupsafe import Markup, escape
 
 from build_tools import site_paths, wire
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
-from build_tools.history import History
+from build_tools.history import History, Reach
 from build_tools.lock import show_number
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
@@ -80,6 +81,19 @@ def breakable(slug: str) -> Markup:
     return Markup("-<wbr>").join(escape(part) for part in slug.split("-"))
 
 
+_KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def _key(context: dict[str, Any]) -> bytes:
+    """Everything a page is rendered from, as bytes: what its rendered HTML is remembered by."""
+    try:
+        # The context holds every text of the page and this runs for every page at every
+        # preview rebuild: orjson takes a fraction of the standard library's time.
+        return orjson.dumps(context, default=str, option=_KEY_OPTIONS)
+    except TypeError:  # an integer beyond 64 bits, say
+        return json.dumps(context, sort_keys=True, default=str).encode("utf-8", "surrogatepass")
+
+
 class Renderer:
     """Renders the content of every page from the templates in one directory."""
 
@@ -90,12 +104,15 @@ class Renderer:
         use_directory_urls: bool = True,
         formats: Sequence[Format] = wire.FORMATS,
         memo: dict[Hashable, str] | None = None,
+        compiled: jinja2.BytecodeCache | None = None,
     ) -> None:
+        # ``compiled`` keeps the templates compiled from one preview rebuild to the next.
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
+            bytecode_cache=compiled,
         )
         # Instructions go to the copy button as JSON: non-ASCII as it is, not as \uXXXX escapes
         # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
@@ -109,7 +126,7 @@ class Renderer:
         self._memo = memo
         if memo is not None:
             memo.clear()
-        self._stamp = "".join(
+        self.stamp = self._stamp = "".join(
             f"{p}:{p.stat().st_mtime_ns};" for p in sorted(Path(templates_dir).rglob("*.html"))
         )
         self.formats = formats
@@ -122,7 +139,9 @@ class Renderer:
     def render(self, template: str, **context: Any) -> str:
         if self._memo is None or self._previous is None:
             return self.env.get_template(template).render(**context)
-        key = self._stamp + template + json.dumps(context, sort_keys=True, default=str)
+        # orjson: the context holds every text of the page, and this runs for every page of
+        # every preview rebuild; the standard library takes several times as long.
+        key = (self._stamp, template, _key(context))
         return self._remembered(key, template, lambda: context)
 
     def render_keyed(
@@ -188,12 +207,67 @@ def _bundle_text(bundle: Bundle, key: str, language: str) -> str:
     return ""
 
 
+class _Once:
+    """A page's content, rendered the first time it is asked for and kept."""
+
+    def __init__(self, render: Callable[[], str]) -> None:
+        self._render: Callable[[], str] | None = render
+        self._html = ""
+
+    def __call__(self) -> str:
+        if self._render is not None:
+            self._html, self._render = self._render(), None
+        return self._html
+
+
+class KeptPages:
+    """A preview's role pages from one rebuild to the next: a role page is made again only when
+    what it is made of changed (its bundle's index entry or files, its history, its version).
+
+    Most of a rebuild's own work at 500 roles was making a thousand role pages an edit did not
+    touch; the check leaves an unchanged file's parsed document the same object
+    (``build_tools.reuse``), so the pages made from it are known to be the same."""
+
+    def __init__(self) -> None:
+        self._previous: dict[str, tuple[Hashable, tuple[object, ...], SitePage]] = {}
+        self._used: dict[str, tuple[Hashable, tuple[object, ...], SitePage]] = {}
+
+    def start(self) -> None:
+        self._previous, self._used = self._used or self._previous, {}
+
+    def get(
+        self, src_uri: str, key: Hashable, sources: tuple[object, ...], make: Callable[[], SitePage]
+    ) -> SitePage:
+        """The page made last time from equal ``key`` and the very same ``sources``, or a new
+        one from ``make``."""
+        before = self._previous.get(src_uri)
+        if (
+            before is not None
+            and before[0] == key
+            and len(before[1]) == len(sources)
+            and all(a is b for a, b in zip(before[1], sources, strict=True))
+        ):
+            page = before[2]
+        else:
+            made = make()
+            page = replace(made, content=_Once(made.content))
+        self._used[src_uri] = (key, sources, page)
+        return page
+
+
 def catalog_pages(
-    catalog: Catalog, renderer: Renderer, site_url: str | None, history: History
+    catalog: Catalog,
+    renderer: Renderer,
+    site_url: str | None,
+    history: History,
+    kept: KeptPages | None = None,
 ) -> list[SitePage]:
     """Overview, per-language, per-bundle and per-role pages, then the versions' and the health
-    pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``)."""
+    pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``).
+    ``kept``: the role pages of the last preview rebuild, reused where nothing they show changed."""
     languages = catalog_languages(catalog)
+    if kept is not None:
+        kept.start()
     placed = {p.slug: p for p in history_pages.placed_roles(catalog, history)}
     pages = [_home(catalog, renderer, site_url, languages)]
     for language in languages:
@@ -202,15 +276,40 @@ def catalog_pages(
             if language not in bundle.files:
                 continue
             pages.append(_bundle(catalog, renderer, bundle, language))
+            documents = tuple(file.document for file in bundle.files.values())
             for _pointer, slug, version in bundle.roles:
-                context = history_pages.role_context(
-                    placed.get(slug),
+                known = placed.get(slug)
+                make = functools.partial(
+                    _role_with_history,
+                    catalog,
+                    renderer,
+                    bundle,
                     language,
-                    renderer.linker(site_paths.role_page(language, bundle.id, slug)).page,
+                    slug,
+                    version,
+                    site_url,
+                    known,
                     history.reach,
                 )
+                if kept is None:
+                    pages.append(make())
+                    continue
+                # A role's history is compared by value: outside git, or for a role edited since
+                # the last commit, each rebuild makes it anew with the same versions.
+                key = (
+                    bundle.id,
+                    tuple(bundle.files),
+                    version,
+                    site_url,
+                    renderer.stamp,
+                    renderer.use_directory_urls,
+                    tuple(renderer.formats),
+                    _versions(known),
+                    history.reach,
+                )
+                sources = (bundle.entry, *documents)
                 pages.append(
-                    _role(catalog, renderer, bundle, language, slug, version, site_url, context)
+                    kept.get(site_paths.role_page(language, bundle.id, slug), key, sources, make)
                 )
     for page in history_pages.version_pages(catalog, history, lambda s: renderer.linker(s).page):
         pages.append(
@@ -424,6 +523,32 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         src, bundle.name(language), language, html, True, bundle.files[language].path,
         _alternates(alternates),
     )
+
+
+def _versions(placed: history_pages.Placed | None) -> tuple[object, ...]:
+    """A role's versions by value (a :class:`Version` compares by identity)."""
+    if placed is None:
+        return ()
+    return tuple(
+        (v.number, v.bundle, v.content, v.commit, v.at_start, v.removed)
+        for v in placed.history.versions
+    )
+
+
+def _role_with_history(
+    catalog: Catalog,
+    renderer: Renderer,
+    bundle: Bundle,
+    language: str,
+    slug: str,
+    version: Any,
+    site_url: str | None,
+    placed: history_pages.Placed | None,
+    reach: Reach,
+) -> SitePage:
+    link = renderer.linker(site_paths.role_page(language, bundle.id, slug)).page
+    context = history_pages.role_context(placed, language, link, reach)
+    return _role(catalog, renderer, bundle, language, slug, version, site_url, context)
 
 
 def _role(

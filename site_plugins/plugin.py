@@ -35,10 +35,13 @@ from build_tools import publish, published, site_paths, wire
 from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
+from build_tools.feeds import Feed
 from build_tools.history import History, Reach, Reading
+from build_tools.reuse import Reuse
 from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
+from site_plugins.timings import Timings
 
 log = get_plugin_logger(__name__)
 
@@ -62,9 +65,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
         self.memo: published.Memo | None = None
         self.render_memo: dict[Hashable, str] | None = None
+        self.reuse: Reuse | None = None
+        self.kept: pages.KeptPages | None = None
+        # While serving, the raw files' SHA-256 by path, with the bytes they were computed from.
+        self.sums: dict[str, tuple[bytes, str]] | None = None
+        self.feeds: dict[str, tuple[Feed, bytes]] | None = None
         self.files = Files([])
         self.raw_released = False
         self.compiled_templates = preview.CompiledTemplates()
+        self.compiled_pages = preview.CompiledTemplates()
         # This build's files as its check wrote and judged them, for on_files.
         self.published = published.Memo()
         self.dirty = False
@@ -82,6 +91,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         # the one being read while the build does other work.
         self.committed: History | None = None
         self.reading: Reading | None = None
+        self.timings = Timings.from_environment()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -93,12 +103,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.incremental is not None:
             logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
         if self.serving:
+            self.timings.follow_server()
             self.memo, self.render_memo = published.Memo(), {}
+            self.reuse, self.sums, self.kept, self.feeds = Reuse(), {}, pages.KeptPages(), {}
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.timings.mark("config")
         self.catalog, self.problems, self.pages, self.pending = None, [], {}, {}
         if not self.config.enabled:
             return config
@@ -115,12 +128,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             use_directory_urls=config.use_directory_urls,
             formats=self.config.formats,
             memo=self.render_memo,
+            compiled=self.compiled_pages if self.serving else None,
         )
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
         self.published = self.memo or published.Memo()
         try:
-            result = check_catalog(self.catalog_dir, lock, site, self.published)
+            result = check_catalog(self.catalog_dir, lock, site, self.published, self.reuse)
         except Exception as error:  # a bug of rolecat's own: one line, as every problem
             raise PluginError(
                 f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "
@@ -153,6 +167,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # sitemap.xml and re-route every click on a link into another language to that
             # language's home page; a bare flag turns on the switcher and nothing else.
             config.extra["alternate"] = True
+        self.timings.mark("checked")
         return config
 
     def _settle(
@@ -176,6 +191,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         if not self.config.enabled:
             return files
+        self.timings.mark("files")
         handwritten = sorted(f.src_uri for f in files.documentation_pages())
         if self.catalog is not None:
             taken = {f.dest_uri.split("/", 1)[0] for f in files}
@@ -185,19 +201,22 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 memo = self.published.files
                 generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
                 self.published = self.memo or published.Memo()  # a build lets its files go
-                generated[wire.CHECKSUMS] = wire.checksums(generated)
+                generated[wire.CHECKSUMS] = wire.checksums(generated, self.sums)
                 generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
                 history = self._history()
                 built = pages.catalog_pages(
-                    self.catalog, self.renderer, site_url or config.site_url, history
+                    self.catalog, self.renderer, site_url or config.site_url, history, self.kept
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
                 languages = pages.catalog_languages(self.catalog)
                 feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
-                generated.update(history_pages.feed_files(self.catalog, history, languages, feeds))
+                generated.update(
+                    history_pages.feed_files(self.catalog, history, languages, feeds, self.feeds)
+                )
+                present = {f.src_uri for f in files}
                 problems = [
                     Diagnostic(
                         path,
@@ -207,7 +226,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                         "there; rename or remove it",
                     )
                     for path in generated
-                    if files.get_file_from_path(path) is not None
+                    if path in present
                 ]
             if problems:
                 self.pages = {}
@@ -216,6 +235,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 self.last_good = list(self.pages)
                 self._add(files, config, generated)
                 config.nav = [*pages.nav(self.catalog), *(config.nav or handwritten)]
+                self.timings.mark("files_done")
                 return files
         # The catalog failed its check and we are serving: every known page shows the problems.
         shown = _shown(self.catalog_dir)
@@ -230,6 +250,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             {pages.nav_title(self.pages[site_paths.home_page()].title): site_paths.home_page()},
             *(config.nav or handwritten),
         ]
+        self.timings.mark("files_done")
         return files
 
     def _history(self) -> History:
@@ -239,7 +260,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             return History(Reach(unavailable="off")).including(self.catalog)
         if self.reading is None:
             self.reading = Reading(self.catalog_dir, self.lock, self.committed)
+        self.timings.mark("history")
         committed, self.reading = self.reading.result(), None
+        self.timings.mark("history_done")
         if committed is not self.committed:  # read anew, not reused by a preview rebuild
             reach = committed.reach
             if reach.unavailable:
@@ -254,14 +277,19 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         return committed.including(self.catalog)
 
     def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
-        docs = Path(config.docs_dir)
-        fingerprints: dict[str, str] = {}
+        # Where the catalog is, seen from the docs directory: edit links are made from it.
+        catalog = posixpath.relpath(
+            self.catalog_dir.as_posix(), Path(config.docs_dir).resolve().as_posix()
+        )
+        shown: dict[str, object] = {}
         for path, content in generated.items():
             file = preview.GeneratedFile.generated(config, path, content=content)
             page = self.pages.get(path)
             if self.incremental is not None:  # only a dirty preview needs to know what changed
-                fingerprints[path] = (
-                    preview.digest(
+                # What the file shows, compared with the last build's: a page's HTML comes from
+                # the renderer's memo, the very same string while its page is unchanged.
+                shown[path] = (
+                    (
                         page.html,
                         page.title,
                         page.lang,
@@ -270,7 +298,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                         self.pending.get(path),
                     )
                     if page is not None
-                    else preview.digest(content)
+                    else content
                 )
             if page is not None:
                 if not page.in_nav:
@@ -278,14 +306,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                     # every page, so a nav of every role grows the site with the square of it.
                     file.inclusion = InclusionLevel.NOT_IN_NAV
                 if page.source is not None:
-                    source = self.catalog_dir / page.source
-                    file.edit_uri = posixpath.relpath(source.as_posix(), docs.resolve().as_posix())
+                    file.edit_uri = posixpath.normpath(posixpath.join(catalog, page.source))
             files.append(file)
         self.files = files
         if self.incremental is not None:
-            self.incremental.mark(
-                files, fingerprints, self._site_wide(config), Path(config.site_dir)
-            )
+            self.incremental.mark(files, shown, self._site_wide(config), Path(config.site_dir))
 
     def _site_wide(self, config: MkDocsConfig) -> str:
         """What every page shows: the navigation, and the templates it is rendered with."""
@@ -304,6 +329,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
+        self.timings.mark("env")
         env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
         if self.serving:
             env.bytecode_cache = self.compiled_templates
@@ -325,12 +351,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         Their memory goes back to the system before Pagefind indexes the site, so a large
         catalog's build never holds both.
         """
+        self.timings.mark("post_build")
         self.catalog, self.pages = None, {}
-        preview.return_free_memory()
+        if not self.serving:  # a preview keeps its catalog in its memos, and reloads sooner
+            preview.return_free_memory()
 
     @event_priority(-1000)  # the very last: after every plugin, whatever priority it chose
     def _publish(self, *, config: MkDocsConfig) -> None:
         """Swap the staged build in, unless a warning will fail this strict build right after."""
+        self.timings.mark("published")
         if self.staging is None or self.site_dir is None:
             return
         if config.strict and self.warnings.get_counts():
@@ -437,6 +466,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
         if self.config.enabled:
+            preview.quicken(server)
             server.watch(str(self.catalog_dir))
             server.watch(str(self.renderer.env.loader.searchpath[0]))  # type: ignore[union-attr]
             if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme

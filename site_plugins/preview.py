@@ -16,9 +16,11 @@ import hashlib
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import jinja2.bccache
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
 from build_tools import site_paths
@@ -74,30 +76,55 @@ def digest(*parts: object) -> str:
     return hasher.hexdigest()
 
 
+_NOTHING = object()
+
+
 class Incremental:
     """What the previous build published, to tell a dirty rebuild what changed."""
 
     def __init__(self) -> None:
         self.site_wide = ""
-        self.fingerprints: dict[str, str] = {}
+        self.shown: dict[str, object] = {}
 
-    def mark(
-        self, files: Files, fingerprints: dict[str, str], site_wide: str, site_dir: Path
-    ) -> None:
-        """Flag each generated file changed or not; clear what a dirty build would leave stale."""
+    def mark(self, files: Files, shown: dict[str, object], site_wide: str, site_dir: Path) -> None:
+        """Flag each generated file changed or not; clear what a dirty build would leave stale.
+
+        ``shown`` is what each generated file shows (its bytes, a page's HTML and title...),
+        compared by equality: an unchanged page's HTML is the same object as before, which
+        compares at once, where hashing every page would take longer than the edit's own work.
+        """
         everything = site_wide != self.site_wide
         for file in files:
             if isinstance(file, GeneratedFile):
-                file.changed = everything or self.fingerprints.get(
-                    file.src_uri
-                ) != fingerprints.get(file.src_uri)
+                file.changed = everything or self.shown.get(file.src_uri, _NOTHING) != shown.get(
+                    file.src_uri, _NOTHING
+                )
             elif everything and file.is_documentation_page():
                 # A hand-written page carries the navigation too: without its output MkDocs
                 # rebuilds it.
                 _remove(site_dir / file.dest_uri)
-        for gone in self.fingerprints.keys() - fingerprints.keys():
+        for gone in self.shown.keys() - shown.keys():
             _remove(site_dir / _dest_uri(gone))
-        self.fingerprints, self.site_wide = fingerprints, site_wide
+        self.shown, self.site_wide = shown, site_wide
+
+
+POLLING_INTERVAL = 0.1
+"""Seconds between two looks at the watched files (MkDocs: 0.5 s, on average a quarter of a
+second before a save is even noticed). A look lists a few directories: a catalog of 500 roles has
+some 50 files, and the theme is not watched. MkDocs' build delay stays 0.1 s: a save that one
+look catches half written, the next sees done, and the two make one rebuild."""
+
+
+def quicken(server: LiveReloadServer) -> None:
+    """Notice a save sooner: MkDocs 1.6 has no option for its watcher's polling interval, so it
+    is set on watchdog's polling observer and on each of its watches (``mkdocs serve`` starts the
+    observer after the plugins' ``on_serve``). Left as it was where watchdog differs."""
+    observer: Any = server.observer
+    with contextlib.suppress(AttributeError, TypeError):
+        if observer.timeout > POLLING_INTERVAL:
+            observer._timeout = POLLING_INTERVAL  # the watches added from here on
+            for emitter in observer.emitters:
+                emitter._timeout = POLLING_INTERVAL
 
 
 def pending_pages(catalog: Catalog, changes: list[Change]) -> dict[str, str]:

@@ -60,10 +60,15 @@ def pagefind_command(pages: Path, output: Path) -> list[str]:
     ]
 
 
-def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
-    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names."""
+def pages_by_language(
+    site_dir: Path, going: Callable[[], bool] = lambda: True
+) -> dict[str, list[Path]]:
+    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names;
+    nothing once ``going`` says to stop."""
     found: dict[str, list[Path]] = {}
     for page in sorted(site_dir.rglob("*.html")):
+        if not going():
+            return {}
         relpath = page.relative_to(site_dir)
         if relpath.parts[0] == SEARCH_DIR or relpath.parts[0].startswith("."):
             continue
@@ -76,13 +81,19 @@ def pages_by_language(site_dir: Path) -> dict[str, list[Path]]:
 
 
 def index_site(
-    site_dir: Path, started: Callable[[subprocess.Popen[str]], bool] | None = None
+    site_dir: Path,
+    started: Callable[[subprocess.Popen[str]], bool] | None = None,
+    going: Callable[[], bool] = lambda: True,
 ) -> str | None:
     """Write one Pagefind bundle per page language into ``site_dir``; on failure, one line
-    saying why. ``started`` sees each Pagefind process, and stops the work by returning False."""
+    saying why. ``started`` sees each Pagefind process, and stops the work by returning False;
+    ``going`` is asked between files (a preview's rebuild stops the work at once: this runs in
+    the server's process, and reading and linking the pages would slow the rebuild down)."""
     output = site_dir / SEARCH_DIR
     shutil.rmtree(output, ignore_errors=True)
-    languages = pages_by_language(site_dir)
+    languages = pages_by_language(site_dir, going)
+    if not going():
+        return "stopped"
     if not languages:
         return "no page names its language in <html lang>: nothing to index"
     # Pagefind reads a directory: each language's pages are linked into one of their own, inside
@@ -91,6 +102,8 @@ def index_site(
         for language, pages in sorted(languages.items()):
             tree = Path(scratch) / language
             for relpath in pages:
+                if not going():
+                    return "stopped"
                 _link(site_dir / relpath, tree / relpath)
             problem = _pagefind(tree, output / language, started)
             if problem is not None:
@@ -127,28 +140,50 @@ def _pagefind(
     return lines[-1] if lines else f"Pagefind exited with status {process.returncode}"
 
 
-class Background:
-    """Index the preview once it is quiet: after a rebuild, in the background and at a low
-    priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
-    indexing never slows down the next reload."""
+QUIET = 1.0
+"""Seconds a preview must go without a rebuild before its search index is made again."""
 
-    def __init__(self) -> None:
+
+class Background:
+    """Index the preview once it is quiet: a second after a rebuild, in the background and at a
+    low priority; a rebuild that starts meanwhile stops it (and asks again when it is done), so
+    indexing never slows down the next reload. Pagefind indexes the whole site each time (it has
+    no incremental mode): edits in quick succession index once, after the last."""
+
+    def __init__(self, quiet: float = QUIET) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._process: subprocess.Popen[str] | None = None
         self._generation = 0
+        self._threads: list[threading.Thread] = []
+        self.quiet = quiet
 
     def cancel(self) -> None:
         with self._lock:
             self._generation += 1
+            self._changed.notify_all()
             if self._process is not None and self._process.poll() is None:
                 self._process.terminate()
 
     def request(self, site_dir: Path) -> None:
         with self._lock:
             generation = self._generation
-        threading.Thread(
-            target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
-        ).start()
+            self._threads = [t for t in self._threads if t.is_alive()]
+            thread = threading.Thread(
+                target=self._index, args=(site_dir, generation), name="pagefind", daemon=True
+            )
+            self._threads.append(thread)
+        thread.start()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Cancel, and wait until indexing has let go of the site directory: MkDocs removes it
+        right after the plugins' ``on_shutdown``, and a Pagefind scratch directory inside it
+        that disappears meanwhile would end the server with a traceback."""
+        self.cancel()
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout)
 
     def _index(self, site_dir: Path, generation: int) -> None:
         def started(process: subprocess.Popen[str]) -> bool:
@@ -158,10 +193,11 @@ class Background:
                     os.setpriority(os.PRIO_PROCESS, process.pid, 10)
                 return generation == self._generation
 
-        with self._lock:
+        with self._changed:
+            self._changed.wait_for(lambda: generation != self._generation, timeout=self.quiet)
             if generation != self._generation:
                 return
-        problem = index_site(site_dir, started)
+        problem = index_site(site_dir, started, lambda: generation == self._generation)
         with self._lock:
             stale = generation != self._generation
         # Info, not a warning: a warning between two builds would fail the next strict one.
@@ -176,9 +212,19 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.background = Background() if command == "serve" else None
 
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # A rebuild begins: stop indexing the last one before the catalog is checked.
+        if self.background is not None:
+            self.background.cancel()
+        return config
+
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if self.background is not None:
             self.background.cancel()
+
+    def on_shutdown(self) -> None:
+        if self.background is not None:
+            self.background.stop()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:

@@ -10,7 +10,9 @@ import json
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from markupsafe import escape
@@ -128,4 +130,62 @@ def test_make_serve_rebuilds_only_what_an_edit_changed(tmp_path: Path) -> None:
         next_build(served, build)
         with pytest.raises(urllib.error.HTTPError):
             get(untouched)
+    assert not any("Traceback" in line for line in served.lines), "\n".join(served.lines)
+
+
+def append_to(slug: str, text: str) -> Callable[[dict[str, Any]], None]:
+    """An edit: ``text`` at the end of one role's instructions."""
+
+    def change(data: dict[str, Any]) -> None:
+        role = next(r for r in data["roles"] if r["slug"] == slug)
+        role["instructions"] += " " + text
+
+    return change
+
+
+def test_make_serve_sees_every_edit_while_reusing_unchanged_files(tmp_path: Path) -> None:
+    """A rebuild takes over what it read of the files an edit left alone: an edit to one file,
+    then to another, each shows and neither undoes the other; a rule across files still sees the
+    whole catalog; a broken file shows the problems and its fix recovers with both edits."""
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    engineering = catalog / "bundles/engineering/en.json"
+    writing = catalog / "bundles/writing/ru.json"
+    with serve(catalog, make=True) as served:
+        reviewer = f"{served.url}en/engineering/code-reviewer/"
+        translator = f"{served.url}ru/writing/translator/"
+        build = epoch(get(reviewer))
+
+        edit(engineering, append_to("code-reviewer", "Zanzibar quokka."))
+        build = next_build(served, build)
+        assert "Zanzibar quokka." in get(reviewer)
+
+        edit(writing, append_to("translator", "Квокка из Занзибара."))
+        build = next_build(served, build)
+        assert "Квокка из Занзибара." in get(translator)
+        assert "Zanzibar quokka." in get(reviewer)
+        good = writing.read_text(encoding="utf-8")
+
+        # The emoji of a role is the same in every language: only the Russian file changes, and
+        # the English one it disagrees with is the one the last rebuild read.
+        edit(
+            writing,
+            lambda d: next(r for r in d["roles"] if r["slug"] == "translator").update(emoji="🦘"),
+        )
+        problems = [str(d) for d in check_catalog(catalog).diagnostics]
+        assert any("must be the same in every language" in line for line in problems)
+        build = next_build(served, build)
+        page = get(translator)
+        assert "The catalog has problems" in page
+        for line in problems:
+            assert str(escape(line)) in page
+
+        writing.write_text("{ not JSON", encoding="utf-8")
+        build = next_build(served, build)
+        assert "The catalog has problems" in get(reviewer)
+
+        writing.write_text(good, encoding="utf-8")
+        next_build(served, build)
+        page = get(translator)
+        assert "Квокка из Занзибара." in page and "The catalog has problems" not in page
+        assert "Zanzibar quokka." in get(reviewer)
     assert not any("Traceback" in line for line in served.lines), "\n".join(served.lines)
