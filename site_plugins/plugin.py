@@ -465,6 +465,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             for file in self.files:
                 if isinstance(file, preview.GeneratedFile) and file.src_uri not in self.pages:
                     file.content_bytes = b""
+            if not self.serving:
+                # Their pages go back to the system: the largest pages, rendered next, are
+                # megabytes each and would take fresh ones on top (the build's peak, at L).
+                preview.return_free_memory()
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
