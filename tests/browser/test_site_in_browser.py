@@ -106,7 +106,8 @@ def every_result(page: Page, url: str, word: str) -> list[str]:
     while more.is_visible():
         more.click()
     links = page.locator(".md-search-result__list a.md-search-result__link")
-    expect(links).to_have_count(count)
+    # Each result shows once its fragment has arrived: on a loaded machine, seconds.
+    expect(links).to_have_count(count, timeout=30_000)
     return [str(href) for href in links.evaluate_all("all => all.map(a => a.href)")]
 
 
