@@ -7,7 +7,9 @@ the largest resident set of any one process of the tree (the child or one it wai
 but not what they held together: a build that runs Pagefind while it still holds its own memory
 needs the sum. So the tree's summed RSS (``/proc``) is also sampled every 20 ms while the child
 runs; the peak is the larger of that sum and ``wait4``'s figure, as a sample can miss a short peak
-of one process. RSS counts pages that processes share once in each, so the sum errs high, never low.
+of one process. A child between ``fork`` and ``exec`` is left out of the sum (it shares its
+parent's pages); otherwise RSS counts pages that processes share (libraries) once in each, so the
+sum errs high, never low.
 """
 
 from __future__ import annotations
@@ -101,16 +103,24 @@ _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 def tree_rss_kib(root: int) -> int:
     """The resident sets of ``root`` and its descendants now, summed, in KiB (0 once it is gone).
-    A process's children are listed per thread, in ``/proc/PID/task/TID/children``."""
-    total, pending = 0, [root]
+
+    A process's children are listed per thread, in ``/proc/PID/task/TID/children``. A child that
+    has not yet run a program of its own (between ``fork`` and ``exec``: its command line is still
+    its parent's) shares its parent's pages, and its resident set would count them twice: it is
+    counted from its ``exec`` on.
+    """
+    total, pending = 0, [(root, b"")]
     while pending:
-        pid = pending.pop()
+        pid, parent_cmdline = pending.pop()
         try:
-            with open(f"/proc/{pid}/statm", "rb") as statm:
-                total += int(statm.read().split()[1]) * _PAGE_KIB
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline_file:
+                cmdline = cmdline_file.read()
+            if cmdline != parent_cmdline:
+                with open(f"/proc/{pid}/statm", "rb") as statm:
+                    total += int(statm.read().split()[1]) * _PAGE_KIB
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
-                    pending.extend(int(child) for child in children.read().split())
+                    pending.extend((int(child), cmdline) for child in children.read().split())
         except (OSError, ValueError, IndexError):  # it exited meanwhile
             continue
     return total
