@@ -43,7 +43,7 @@ TARGET_CHECK = 1.3
 TARGET_BUILD = 1.2
 TARGET_PAGE_GROWTH = 1.2
 TARGET_RELOAD = 1.5
-TARGET_MEMORY_MIB = 1024
+TARGET_MEMORY_MIB = 600
 HISTORY_COMMITS = 300
 
 
@@ -66,6 +66,8 @@ class Row:
     plugin: list[float | None] = field(default_factory=list)
     plain: list[float | None] = field(default_factory=list)
     plugin_rss_kib: list[int] = field(default_factory=list)
+    plugin_one_kib: list[int] = field(default_factory=list)
+    """The largest resident set of one process of the plugin's build (``wait4``)."""
     plain_rss_kib: list[int] = field(default_factory=list)
     page_bytes: float | None = None
     serve: serve.ServeResult | None = None
@@ -245,10 +247,11 @@ def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) 
     for number in range(build_runs):
         result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog, catalog)
         if _record(row, "plugin build", result, row.plugin):
-            row.plugin_rss_kib.append(result.max_rss_kib)
+            row.plugin_rss_kib.append(result.peak_kib)
+            row.plugin_one_kib.append(result.max_rss_kib)
         result = _build(plain_config, plain_site, project, None, catalog)
         if _record(row, "plain build", result, row.plain):
-            row.plain_rss_kib.append(result.max_rss_kib)
+            row.plain_rss_kib.append(result.peak_kib)
         say(
             f"{size}: builds run {number + 1}/{build_runs}: plugin {_secs(row.plugin[-1:])}, "
             f"plain {_secs(row.plain[-1:])}"
@@ -358,7 +361,7 @@ def _history_builds(row: HistoryRow, catalog: Path, scratch: Path, runs: int, ke
             if not result.ok:
                 row.failures.append(f"{what} failed:\n{result.tail()}")
             elif times is row.plugin:
-                row.plugin_rss_kib.append(result.max_rss_kib)
+                row.plugin_rss_kib.append(result.peak_kib)
         say(
             f"history: run {number + 1}/{runs}: with {_secs(row.plugin[-1:])}, without "
             f"{_secs(row.without[-1:])}, plain {_secs(row.plain[-1:])}"
@@ -525,9 +528,11 @@ def targets(
     built = large is not None and None not in large.plugin
     found.append(
         (
-            f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB (1 GiB)",
+            f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB, search included",
             None if large is None else built and peak is not None and peak < TARGET_MEMORY_MIB,
-            "—" if peak is None else f"{peak:,.0f} MiB",
+            "—"
+            if peak is None or large is None
+            else f"{peak:,.0f} MiB (its largest process alone: {_mib(large.plugin_one_kib)})",
         )
     )
     commits = history.commits if history else HISTORY_COMMITS
@@ -602,7 +607,9 @@ def report(
         "role's name); a failed run has no ratio and fails its target. "
         "plugin build: `mkdocs build` of mkdocs.yml; plain build: the same pages as Markdown, same "
         "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
-        "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build process."
+        "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build's peak, the "
+        "summed resident sets of the build process and the processes it runs (Pagefind) sampled "
+        "every 20 ms, or the largest of one process if larger (bench/measure.py)."
     )
     served_at = [(row.size, row.serve) for row in rows]
     if history is not None:

@@ -46,7 +46,7 @@ def role_hash(by_language: dict[str, dict[str, Any]]) -> str:
     canonical = []
     for language in sorted(by_language):
         role = by_language[language]
-        fields = {name: role.get(name) for name in HASHED_FIELDS}
+        fields = {name: _own_copy(role.get(name)) for name in HASHED_FIELDS}
         model = role.get(MODEL_CONFIG)
         if model is not None:
             fields[MODEL_CONFIG] = sorted_deeply(model)
@@ -54,6 +54,16 @@ def role_hash(by_language: dict[str, dict[str, Any]]) -> str:
     # orjson writes what JSON.stringify writes (compact, non-ASCII raw, the same escapes), at twice
     # the speed of the standard library; a property test holds the two to the same bytes.
     return hashlib.sha256(orjson.dumps(canonical)).hexdigest()
+
+
+def _own_copy(value: Any) -> Any:
+    """A non-ASCII string as a copy that lives only while it is hashed. orjson caches the UTF-8
+    form of each such string inside the string: on the catalog's own strings, the cache would add
+    the size of every non-Latin text once more for as long as the catalog lives (75 MiB for 5,000
+    Russian roles). The copy takes a microsecond."""
+    if isinstance(value, str) and not value.isascii():
+        return value[:1] + value[1:]
+    return value
 
 
 def sorted_deeply(value: Any) -> Any:

@@ -646,7 +646,19 @@ def _absolute(site_url: str | None, path: str) -> str:
     return f"{site_url.rstrip('/')}/{path}" if site_url else path
 
 
-def instruction_files(catalog: Catalog) -> dict[str, bytes]:
+@dataclass(frozen=True)
+class MarkedText:
+    """A plain-text file: ``text`` after a UTF-8 byte-order mark. It holds the catalog's own
+    string, not a copy: the bytes are made as the file is written, one file at a time, so a large
+    catalog's instructions are never in memory twice."""
+
+    text: str
+
+    def encoded(self) -> bytes:
+        return self.text.encode("utf-8-sig")
+
+
+def instruction_files(catalog: Catalog) -> dict[str, MarkedText]:
     """Each role's instructions in each language as a plain-text file beside its page: the text
     the copy button copies, after a UTF-8 byte-order mark. Static hosts serve ``.txt`` as
     ``text/plain`` mostly without a charset, and browsers then read UTF-8 as Windows-1252; the
@@ -657,7 +669,7 @@ def instruction_files(catalog: Catalog) -> dict[str, bytes]:
             for _pointer, slug, _version in bundle.roles:
                 found = file.role(slug)
                 text = str(found[1].get("instructions") or "") if found else ""
-                files[site_paths.role_text(language, bundle.id, slug)] = text.encode("utf-8-sig")
+                files[site_paths.role_text(language, bundle.id, slug)] = MarkedText(text)
     return files
 
 

@@ -41,6 +41,7 @@ from build_tools.reuse import Reuse
 from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
+from site_plugins.text_files import MarkedTextFile
 from site_plugins.timings import Timings
 
 log = get_plugin_logger(__name__)
@@ -196,7 +197,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.catalog is not None:
             taken = {f.dest_uri.split("/", 1)[0] for f in files}
             problems = site_paths.collisions(self.catalog, taken)
-            generated: dict[str, bytes | str] = {}
+            generated: dict[str, bytes | str | pages.MarkedText] = {}
             if not problems:
                 memo = self.published.files
                 generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
@@ -276,14 +277,23 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.committed = committed
         return committed.including(self.catalog)
 
-    def _add(self, files: Files, config: MkDocsConfig, generated: dict[str, bytes | str]) -> None:
+    def _add(
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        generated: dict[str, bytes | str | pages.MarkedText],
+    ) -> None:
         # Where the catalog is, seen from the docs directory: edit links are made from it.
         catalog = posixpath.relpath(
             self.catalog_dir.as_posix(), Path(config.docs_dir).resolve().as_posix()
         )
         shown: dict[str, object] = {}
         for path, content in generated.items():
-            file = preview.GeneratedFile.generated(config, path, content=content)
+            if isinstance(content, pages.MarkedText):
+                file: preview.GeneratedFile = MarkedTextFile.of(config, path, content)
+                content = content.text
+            else:
+                file = preview.GeneratedFile.generated(config, path, content=content)
             page = self.pages.get(path)
             if self.incremental is not None:  # only a dirty preview needs to know what changed
                 # What the file shows, compared with the last build's: a page's HTML comes from
@@ -455,6 +465,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             for file in self.files:
                 if isinstance(file, preview.GeneratedFile) and file.src_uri not in self.pages:
                     file.content_bytes = b""
+            if not self.serving:
+                # Their pages go back to the system: the largest pages, rendered next, are
+                # megabytes each and would take fresh ones on top (the build's peak, at L).
+                preview.return_free_memory()
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:

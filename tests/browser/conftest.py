@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from site_plugins.search import index_site, pages_by_language
 from tests.history_repo import StoryRepo
 from tests.site.helpers import OUR_CATALOG, build, write_catalog, write_payload_catalog
 
@@ -113,6 +114,30 @@ def our_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def our_url(our_site_dir: Path, static_host: Any) -> str:
     return str(static_host(our_site_dir))
+
+
+@pytest.fixture(scope="session")
+def split_site_dir(our_site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Our site with each language's search index in three parts or more, as a large catalog's
+    index is (site_plugins/search.py)."""
+    site = tmp_path_factory.mktemp("browser-split") / "site"
+    shutil.copytree(our_site_dir, site)
+    assert index_site(site, part_bytes=split_part_bytes(site)) is None
+    return site
+
+
+def split_part_bytes(site: Path) -> int:
+    """Few enough bytes per part of the index that every language's takes three parts or more."""
+    totals = [
+        sum((site / page).stat().st_size for page in pages)
+        for pages in pages_by_language(site).values()
+    ]
+    return min(totals) // 3
+
+
+@pytest.fixture(scope="session")
+def split_url(split_site_dir: Path, static_host: Any) -> str:
+    return str(static_host(split_site_dir))
 
 
 @pytest.fixture(scope="session")

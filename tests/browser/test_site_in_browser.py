@@ -9,6 +9,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from build_tools.check import update_lock
+from site_plugins.search import PARTS_FILE, pages_by_language, split
+from tests.browser.conftest import split_part_bytes
 from tests.site.helpers import OUR_CATALOG, PAYLOAD, PAYLOAD_INSTRUCTIONS, copy_catalog, serve
 
 
@@ -92,6 +94,52 @@ def test_search_on_a_russian_page_finds_russian_word_forms(page: Page, our_url: 
     expect(page.locator(".md-search-result__link").first).to_be_focused()
     page.keyboard.press("Enter")
     expect(page).to_have_url(f"{our_url}ru/engineering/incident-responder/")
+
+
+def every_result(page: Page, url: str, word: str) -> list[str]:
+    """All the results of a search, the "more" button pressed until none is left."""
+    search(page, url, word)
+    meta = page.locator(".md-search-result__meta")
+    expect(meta).to_have_text(re.compile(r"\d"))
+    count = int(re.sub(r"\D", "", meta.inner_text()))
+    more = page.locator(".rolecat-search-more")
+    while more.is_visible():
+        more.click()
+    links = page.locator(".md-search-result__list a.md-search-result__link")
+    # Each result shows once its fragment has arrived: on a loaded machine, seconds.
+    expect(links).to_have_count(count, timeout=30_000)
+    return [str(href) for href in links.evaluate_all("all => all.map(a => a.href)")]
+
+
+def test_a_search_index_in_parts_finds_what_the_whole_one_finds(
+    page: Page, our_url: str, split_url: str, split_site_dir: Path
+) -> None:
+    # Every role's instructions say the word, and each language's role pages are spread over
+    # several parts of its index: a query finds them in every part, as the whole index does.
+    part_of = role_page_parts(split_site_dir)
+    for lang, word in (("en", "communicate"), ("ru", "общайся")):
+        listed = json.loads((split_site_dir / "pagefind" / lang / PARTS_FILE).read_text("utf-8"))
+        assert len(listed["parts"]) >= 2
+        parts = {number for url, number in part_of.items() if url.startswith(f"{lang}/")}
+        assert len(parts) >= 2
+        whole = [u.removeprefix(our_url) for u in every_result(page, f"{our_url}{lang}/", word)]
+        found = [u.removeprefix(split_url) for u in every_result(page, f"{split_url}{lang}/", word)]
+        assert sorted(found) == sorted(whole)
+        assert {part_of[url] for url in found if url in part_of} == parts
+    # Results from all parts are ranked together: the one role that says the word comes first.
+    search(page, f"{split_url}en/", "deserialization")
+    assert results(page)[0] == f"{split_url}en/engineering/code-reviewer/"
+
+
+def role_page_parts(site: Path) -> dict[str, int]:
+    """The part of its language's index each role page (``<lang>/<bundle>/<role>/``) is in."""
+    found: dict[str, int] = {}
+    budget = split_part_bytes(site)
+    for pages in pages_by_language(site).values():
+        sizes = [(site / page).stat().st_size for page in pages]
+        for number, part in enumerate(split(pages, sizes, budget)):
+            found.update((p.parent.as_posix() + "/", number) for p in part if len(p.parts) == 4)
+    return found
 
 
 def test_search_keeps_to_the_page_language(page: Page, our_url: str) -> None:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from site_plugins.search import PagefindSearchPlugin, index_site
+from site_plugins.search import PARTS_FILE, PagefindSearchPlugin, index_site
 
 
 def test_a_failing_index_is_one_line(tmp_path: Path) -> None:
@@ -44,3 +44,29 @@ def test_each_language_gets_a_bundle_of_its_own(tmp_path: Path) -> None:
         assert {k: v["page_count"] for k, v in entry["languages"].items()} == {lang: pages}
     # Nothing is left behind.
     assert sorted(p.name for p in site.iterdir()) == ["en", "index.html", "pagefind", "pt-br", "ru"]
+
+
+def test_a_large_language_is_indexed_in_parts_of_about_equal_size(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    words = ("quokka", "wombat", "numbat", "bilby", "dingo", "dunnart", "potoroo", "quoll")
+    for number, word in enumerate(words):
+        page = site / "en" / f"page-{number}" / "index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f'<html lang="en"><body><p>{word} {"x" * 2000}</p></body></html>')
+    (site / "ru").mkdir()
+    (site / "ru" / "index.html").write_text('<html lang="ru"><body><p>квокка</p></body></html>')
+    size = (site / "en" / "page-0" / "index.html").stat().st_size
+    assert index_site(site, part_bytes=3 * size) is None  # 8 pages: 3 parts, of 3, 3 and 2
+    bundle = site / "pagefind" / "en"
+    parts = json.loads((bundle / PARTS_FILE).read_bytes())["parts"]
+    assert parts == ["1/", "2/"]
+    counts = [
+        json.loads((bundle / part / "pagefind-entry.json").read_bytes())["languages"]["en"][
+            "page_count"
+        ]
+        for part in ["", *parts]
+    ]
+    assert sorted(counts) == [2, 3, 3]
+    # A language within the size is one bundle, which lists no other part.
+    assert json.loads((site / "pagefind" / "ru" / PARTS_FILE).read_bytes()) == {"parts": []}
+    assert sorted(p.name for p in site.iterdir()) == ["en", "pagefind", "ru"]

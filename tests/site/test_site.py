@@ -98,7 +98,9 @@ def test_raw_tree_is_byte_identical_and_never_the_lock(
             "schema/index.schema.json",
             "schema/bundle.schema.json",
             "pagefind/en/pagefind-entry.json",
+            "pagefind/en/rolecat-parts.json",
             "pagefind/ru/pagefind-entry.json",
+            "pagefind/ru/rolecat-parts.json",
         ]
     )
     assert published == expected

@@ -1,7 +1,8 @@
 // The header's search: Pagefind's bundle of the page's language (/pagefind/<lang>/), queried as
 // you type, results in Material's search panel. Pagefind's script and the index load while the
 // page is idle; a query then fetches only the index chunks of its words and the fragments of the
-// results it shows.
+// results it shows. A large language's index comes in parts (site_plugins/search.py), listed in
+// the bundle's rolecat-parts.json: they are merged into one, so a query searches them all.
 (function () {
   "use strict";
 
@@ -17,12 +18,23 @@
   var bundle = new URL(box.getAttribute("data-bundle"), document.baseURI).href;
   var root = new URL(box.getAttribute("data-root"), document.baseURI).pathname;
 
+  var OPTIONS = { baseUrl: root, excerptLength: 24 };
   var pagefind = null;
   function load() {
     if (!pagefind) {
+      var parts = fetch(bundle + "rolecat-parts.json").then(function (response) {
+        if (!response.ok) throw new Error("no list of the index's parts");
+        return response.json();
+      });
       pagefind = import(bundle + "pagefind.js").then(function (module) {
-        return module.options({ baseUrl: root, excerptLength: 24 }).then(function () {
+        return module.options(OPTIONS).then(function () {
           return module.init();
+        }).then(function () {
+          return parts;
+        }).then(function (list) {
+          return Promise.all(list.parts.map(function (part) {
+            return module.mergeIndex(new URL(part, bundle).href, OPTIONS);
+          }));
         }).then(function () {
           return module;
         });
