@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import gc
 import hashlib
 import logging
@@ -152,7 +153,13 @@ def return_free_memory() -> None:
     """
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+        _libc().malloc_trim(0)
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """Looked up once: ``find_library`` runs ``ldconfig`` in a process of its own."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 
 def _dest_uri(src_uri: str) -> str:

@@ -259,6 +259,8 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
         self.background = Background(part_mib=self.config.part_mib) if command == "serve" else None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if self.config.part_mib < 1:
+            raise PluginError(f"part_mib must be at least 1 (MiB), not {self.config.part_mib}")
         # A rebuild begins: stop indexing the last one before the catalog is checked.
         if self.background is not None:
             self.background.cancel()

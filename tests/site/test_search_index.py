@@ -70,3 +70,12 @@ def test_a_large_language_is_indexed_in_parts_of_about_equal_size(tmp_path: Path
     # A language within the size is one bundle, which lists no other part.
     assert json.loads((site / "pagefind" / "ru" / PARTS_FILE).read_bytes()) == {"parts": []}
     assert sorted(p.name for p in site.iterdir()) == ["en", "pagefind", "ru"]
+
+
+@pytest.mark.parametrize("part_mib", [0, -1])
+def test_a_part_size_below_one_mib_is_refused(part_mib: int) -> None:
+    plugin = PagefindSearchPlugin()
+    plugin.load_config({"part_mib": part_mib})
+    plugin.on_startup(command="build", dirty=False)
+    with pytest.raises(PluginError, match=f"part_mib must be at least 1 \\(MiB\\), not {part_mib}"):
+        plugin.on_config(SimpleNamespace())  # type: ignore[arg-type]
