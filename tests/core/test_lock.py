@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,56 @@ def test_lock_entry_for_a_removed_role(catalog: Catalog) -> None:
             "catalog; refresh the lock with `rolecat check --update-hashes`"
         ],
     )
+
+
+def test_a_new_version_for_the_same_content(catalog: Catalog) -> None:
+    """Lowered or raised, a version the lock does not have for unchanged content is a problem."""
+    catalog.index["bundles"][1]["roles"][0]["version"] = 1
+    catalog.write()
+    result = catalog.check()
+    assert (result.code, result.lines) == (
+        1,
+        [
+            f'{value(catalog, "index.json", "version", "1", 2)}: role "three" has version 1 but '
+            "content-hashes.json recorded 2 for the same content; refresh the lock with "
+            "`rolecat check --update-hashes`"
+        ],
+    )
+
+
+def _add_role_four(catalog: Catalog) -> None:
+    catalog.index["bundles"][1]["roles"].append({"slug": "four", "version": 1})
+    for lang in ("en", "ru"):
+        catalog.files[("beta", lang)]["roles"].append(role("four", lang))
+
+
+def _remove_role_two(catalog: Catalog) -> None:
+    catalog.index["bundles"][0]["roles"].pop()
+    for lang in ("en", "ru"):
+        catalog.files[("alpha", lang)]["roles"].pop()
+
+
+def _change_role_three(catalog: Catalog, version: int = 2) -> None:
+    catalog.files[("beta", "en")]["roles"][0]["name"] = "Three, renamed"
+    catalog.index["bundles"][1]["roles"][0]["version"] = version
+
+
+LOCK_STATES: dict[str, Callable[[Catalog], None]] = {
+    "lock-missing-role": _add_role_four,
+    "lock-stale": _remove_role_two,
+    "lock-not-bumped": _change_role_three,
+    "lock-not-recorded": lambda catalog: _change_role_three(catalog, 3),
+    "lock-version": lambda catalog: catalog.index["bundles"][1]["roles"][0].update(version=3),
+}
+
+
+@pytest.mark.parametrize("rule", LOCK_STATES)
+def test_each_lock_state_has_its_own_rule(catalog: Catalog, rule: str) -> None:
+    """The rule names what to do in ``--format json`` and in GitHub annotations: one per state."""
+    LOCK_STATES[rule](catalog)
+    result = catalog.write().check("--format", "json")
+    assert result.code == 1
+    assert [problem["rule"] for problem in json.loads(result.out)["problems"]] == [rule]
 
 
 def test_missing_lock(catalog: Catalog) -> None:
