@@ -121,6 +121,7 @@ LOCK_STATES: dict[str, Callable[[Catalog], None]] = {
     "lock-not-bumped": _change_role_three,
     "lock-not-recorded": lambda catalog: _change_role_three(catalog, 3),
     "lock-version": lambda catalog: catalog.index["bundles"][1]["roles"][0].update(version=3),
+    "lock-missing": lambda catalog: catalog.path(LOCK).unlink(),
 }
 
 
