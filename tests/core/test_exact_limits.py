@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from build_tools.history import read_history
+from build_tools.lock import MAX_LOCK_BYTES
 from build_tools.sources import MAX_FILE_BYTES
 from tests.core.conftest import Catalog
 from tests.core.test_rules import value
@@ -104,3 +105,19 @@ def test_a_change_with_a_version_above_the_lock_is_recorded(catalog: Catalog) ->
     _change_with_version(catalog, 3)
     assert catalog.check("--fix").code == 0
     assert catalog.check().lines == ["OK"]
+
+
+@pytest.mark.parametrize("size", [MAX_LOCK_BYTES, MAX_LOCK_BYTES + 1], ids=["cap", "over"])
+def test_a_lock_is_read_up_to_its_cap(catalog: Catalog, size: int) -> None:
+    """Trailing blanks keep the lock's JSON the same: only its size decides."""
+    with catalog.path(LOCK).open("ab") as file:
+        file.write(b" " * (size - file.tell()))
+    result = catalog.check()
+    if size == MAX_LOCK_BYTES:
+        assert (result.code, result.lines) == (0, ["OK"])
+    else:
+        assert (result.code, result.lines) == (
+            1,
+            [f"{LOCK}: file is 8,000,001 bytes; a lock is read up to 8,000,000 bytes"],
+        )
+        assert catalog.check("--format", "json").out.count('"rule": "unreadable"') == 1
