@@ -137,10 +137,12 @@ def test_each_lock_state_has_its_own_rule(catalog: Catalog, rule: str) -> None:
 def test_missing_lock(catalog: Catalog) -> None:
     catalog.path(LOCK).unlink()
     result = catalog.check()
-    assert (result.code, result.lines) == (
-        1,
-        ["content-hashes.json: missing: create the lock with `rolecat check --update-hashes`"],
-    )
+    message = "missing: create the lock with `rolecat check --update-hashes`"
+    assert (result.code, result.lines) == (1, [f"content-hashes.json: {message}"])
+    assert json.loads(catalog.check("--format", "json").out)["problems"] == [
+        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "lock-missing",
+         "message": message}
+    ]
 
 
 def test_malformed_lock(catalog: Catalog) -> None:
