@@ -145,6 +145,21 @@ def test_missing_lock(catalog: Catalog) -> None:
     ]
 
 
+def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog) -> None:
+    """In process, where test_hostile.py runs each special file in a process of its own."""
+    catalog.path(LOCK).unlink()
+    catalog.path(LOCK).mkdir()
+    message = "cannot read: it is a directory, not a regular file"
+    assert (catalog.check().code, catalog.check().lines) == (1, [f"{LOCK}: {message}"])
+    assert json.loads(catalog.check("--format", "json").out)["problems"] == [
+        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "unreadable",
+         "message": message}
+    ]
+    refused = catalog.check("--update-hashes")
+    assert (refused.code, refused.lines) == (1, [f"{LOCK}: {message}"])
+    assert catalog.path(LOCK).is_dir()
+
+
 def test_malformed_lock(catalog: Catalog) -> None:
     lock = lock_of(catalog)
     lock["one"]["hash"] = "not-a-hash"
