@@ -160,6 +160,15 @@ def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog)
     assert catalog.path(LOCK).is_dir()
 
 
+def test_a_lock_left_with_merge_conflict_markers(catalog: Catalog) -> None:
+    text = catalog.path(LOCK).read_text(encoding="utf-8")
+    catalog.path(LOCK).write_text("<<<<<<< HEAD\n" + text, encoding="utf-8")
+    result = catalog.check()
+    assert result.code == 1
+    assert [line.split(": ", 1)[0] for line in result.lines] == [f"{LOCK}:1:1"]
+    assert json.loads(catalog.check("--format", "json").out)["problems"][0]["file"] == LOCK
+
+
 def test_malformed_lock(catalog: Catalog) -> None:
     lock = lock_of(catalog)
     lock["one"]["hash"] = "not-a-hash"
