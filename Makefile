@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # Material prints an end-of-life banner at every build; it would drown our diagnostics.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site serve test check lint bench clean
+.PHONY: site serve test check lint bench mutate clean
 
 $(BIN)/rolecat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(BIN)/rolecat: pyproject.toml
 
 $(VENV)/.test-installed: $(BIN)/rolecat
 	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+$(VENV)/.mutate-installed: $(VENV)/.test-installed
+	$(BIN)/pip install --quiet -e '.[test,mutate]'
 	touch $@
 
 check: $(BIN)/rolecat
@@ -34,7 +38,7 @@ serve: $(BIN)/rolecat
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr $(DEV_ADDR)
 
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check build_tools site_plugins tests bench
+	$(BIN)/ruff check build_tools site_plugins tests bench scripts
 	$(BIN)/mypy
 
 test: $(VENV)/.test-installed lint
@@ -46,5 +50,18 @@ test: $(VENV)/.test-installed lint
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+# Mutation testing of the core modules with the fast tests ([tool.mutmut] in pyproject.toml);
+# not part of `make test`. mutmut works in mutants/ and remembers its results there: a second run
+# goes on where the first stopped. MUTANTS='build_tools.lock*' runs (again) the mutants named;
+# MUTATE_CHILDREN the parallel workers. The upstream fixtures beside the clone are passed on by
+# their absolute path, since the tests run from inside mutants/.
+MUTATE_CHILDREN ?= 2
+MUTANTS ?=
+mutate: $(VENV)/.mutate-installed
+	if [ -z "$$ROLECAT_UPSTREAM_FIXTURES" ] && [ -d ../shared/fixtures ]; then \
+	  export ROLECAT_UPSTREAM_FIXTURES="$$(cd ../shared/fixtures && pwd)"; fi; \
+	$(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) $(MUTANTS)
+	$(BIN)/mutmut results --all true | $(BIN)/python scripts/mutation_scores.py
+
 clean:
-	rm -rf $(VENV) site
+	rm -rf $(VENV) site mutants

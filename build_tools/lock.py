@@ -160,7 +160,8 @@ def read_lock(root: Path, path: Path) -> tuple[Lock, list[Diagnostic]]:
     except OSError as error:
         return Lock(display, None, {}), [Diagnostic(display, 0, 0, describe(error), "unreadable")]
     try:
-        document = parse_json(display, raw)
+        # Never published: bounded by MAX_LOCK_BYTES as read, not by the server's cap.
+        document = parse_json(display, raw, server_cap=False)
     except SourceError as error:
         return Lock(display, None, {}), error.diagnostics
     problems = schema.validate("lock", document)

@@ -100,9 +100,12 @@ class _LineIndex:
         return Position(line, offset - self._starts[line - 1] + 1)
 
 
-def decode_utf8(path: str, raw: bytes) -> str:
-    """Decode strictly: a BOM or invalid UTF-8 would be dropped or replaced by the server."""
-    if len(raw) > MAX_FILE_BYTES:
+def decode_utf8(path: str, raw: bytes, server_cap: bool = True) -> str:
+    """Decode strictly: a BOM or invalid UTF-8 would be dropped or replaced by the server.
+
+    ``server_cap=False`` for a file the server never reads (the lock), which its reader bounds.
+    """
+    if server_cap and len(raw) > MAX_FILE_BYTES:
         raise SourceError(
             [
                 Diagnostic(
@@ -169,9 +172,9 @@ def json_number_problem(literal: str) -> str | None:
     return number_problem(literal, integer(literal.lstrip("-")), _READER)
 
 
-def parse_json(path: str, raw: bytes) -> Document:
+def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
-    text = decode_utf8(path, raw)
+    text = decode_utf8(path, raw, server_cap)
     too_deep = _too_deep(raw, text)
     if too_deep is not None:
         where = _LineIndex(text).position(too_deep)

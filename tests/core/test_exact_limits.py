@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from build_tools.history import read_history
+from build_tools.lock import MAX_LOCK_BYTES
 from build_tools.sources import MAX_FILE_BYTES
 from tests.core.conftest import Catalog
 from tests.core.test_rules import value
+from tests.history_repo import GitRepo, Story
 
 LOCK = "content-hashes.json"
 
@@ -39,6 +45,27 @@ def test_a_file_one_byte_over_the_cap_fails(catalog: Catalog) -> None:
             "1,000,000 bytes"
         ],
     )
+
+
+@pytest.mark.parametrize("size", [1_000_000, 1_000_001], ids=["cap", "over"])
+def test_a_committed_file_over_the_cap_is_left_out_of_the_history(
+    tmp_path: Path, size: int
+) -> None:
+    """git hands a blob over whatever its size: the history skips a commit the server refuses."""
+    repo = GitRepo(tmp_path)
+    story = Story(tmp_path / "catalog")
+    story.write()
+    en = tmp_path / "catalog/bundles/team/en.json"
+    story.roles["reviewer"]["en"]["instructions"] += "x" * (size - 1 - en.stat().st_size)
+    (tmp_path / "catalog" / LOCK).unlink()  # nothing committed yet: a first lock, not a bump
+    story.write()
+    repo.commit("Long instructions", "2026-01-01")
+    with en.open("ab") as file:
+        file.write(b"\n")  # one byte more, the same content: the lock still holds
+    assert en.stat().st_size == size
+    grown = repo.commit("One byte more", "2026-01-02")
+    skipped = [commit.id for commit in read_history(tmp_path / "catalog").skipped]
+    assert skipped == ([grown] if size > MAX_FILE_BYTES else [])
 
 
 def _change_with_version(catalog: Catalog, version: int) -> None:
@@ -79,3 +106,20 @@ def test_a_change_with_a_version_above_the_lock_is_recorded(catalog: Catalog) ->
     _change_with_version(catalog, 3)
     assert catalog.check("--fix").code == 0
     assert catalog.check().lines == ["OK"]
+
+
+@pytest.mark.parametrize("size", [MAX_LOCK_BYTES, MAX_LOCK_BYTES + 1], ids=["cap", "over"])
+def test_a_lock_is_read_up_to_its_cap(catalog: Catalog, size: int) -> None:
+    """Trailing blanks keep the lock's JSON the same: only its size decides."""
+    with catalog.path(LOCK).open("ab") as file:
+        file.write(b" " * (size - file.tell()))
+    result = catalog.check()
+    if size == MAX_LOCK_BYTES:
+        assert (result.code, result.lines) == (0, ["OK"])
+    else:
+        message = "file is 8,000,001 bytes; a lock is read up to 8,000,000 bytes"
+        assert (result.code, result.lines) == (1, [f"{LOCK}: {message}"])
+        problem = {"file": LOCK, "line": None, "column": None, "pointer": ""}
+        assert json.loads(catalog.check("--format", "json").out)["problems"] == [
+            {**problem, "rule": "unreadable", "message": message}
+        ]

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,13 +83,90 @@ def test_lock_entry_for_a_removed_role(catalog: Catalog) -> None:
     )
 
 
-def test_missing_lock(catalog: Catalog) -> None:
-    catalog.path(LOCK).unlink()
+def test_a_new_version_for_the_same_content(catalog: Catalog) -> None:
+    """Lowered or raised, a version the lock does not have for unchanged content is a problem."""
+    catalog.index["bundles"][1]["roles"][0]["version"] = 1
+    catalog.write()
     result = catalog.check()
     assert (result.code, result.lines) == (
         1,
-        ["content-hashes.json: missing: create the lock with `rolecat check --update-hashes`"],
+        [
+            f'{value(catalog, "index.json", "version", "1", 2)}: role "three" has version 1 but '
+            "content-hashes.json recorded 2 for the same content; refresh the lock with "
+            "`rolecat check --update-hashes`"
+        ],
     )
+
+
+def _add_role_four(catalog: Catalog) -> None:
+    catalog.index["bundles"][1]["roles"].append({"slug": "four", "version": 1})
+    for lang in ("en", "ru"):
+        catalog.files[("beta", lang)]["roles"].append(role("four", lang))
+
+
+def _remove_role_two(catalog: Catalog) -> None:
+    catalog.index["bundles"][0]["roles"].pop()
+    for lang in ("en", "ru"):
+        catalog.files[("alpha", lang)]["roles"].pop()
+
+
+def _change_role_three(catalog: Catalog, version: int = 2) -> None:
+    catalog.files[("beta", "en")]["roles"][0]["name"] = "Three, renamed"
+    catalog.index["bundles"][1]["roles"][0]["version"] = version
+
+
+LOCK_STATES: dict[str, Callable[[Catalog], None]] = {
+    "lock-missing-role": _add_role_four,
+    "lock-stale": _remove_role_two,
+    "lock-not-bumped": _change_role_three,
+    "lock-not-recorded": lambda catalog: _change_role_three(catalog, 3),
+    "lock-version": lambda catalog: catalog.index["bundles"][1]["roles"][0].update(version=3),
+    "lock-missing": lambda catalog: catalog.path(LOCK).unlink(),
+}
+
+
+@pytest.mark.parametrize("rule", LOCK_STATES)
+def test_each_lock_state_has_its_own_rule(catalog: Catalog, rule: str) -> None:
+    """The rule names what to do in ``--format json`` and in GitHub annotations: one per state."""
+    LOCK_STATES[rule](catalog)
+    result = catalog.write().check("--format", "json")
+    assert result.code == 1
+    assert [problem["rule"] for problem in json.loads(result.out)["problems"]] == [rule]
+
+
+def test_missing_lock(catalog: Catalog) -> None:
+    catalog.path(LOCK).unlink()
+    result = catalog.check()
+    message = "missing: create the lock with `rolecat check --update-hashes`"
+    assert (result.code, result.lines) == (1, [f"content-hashes.json: {message}"])
+    assert json.loads(catalog.check("--format", "json").out)["problems"] == [
+        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "lock-missing",
+         "message": message}
+    ]
+
+
+def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog) -> None:
+    """In process, where test_hostile.py runs each special file in a process of its own."""
+    catalog.path(LOCK).unlink()
+    catalog.path(LOCK).mkdir()
+    message = "cannot read: it is a directory, not a regular file"
+    assert (catalog.check().code, catalog.check().lines) == (1, [f"{LOCK}: {message}"])
+    assert json.loads(catalog.check("--format", "json").out)["problems"] == [
+        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "unreadable",
+         "message": message}
+    ]
+    refused = catalog.check("--update-hashes")
+    assert (refused.code, refused.lines) == (1, [f"{LOCK}: {message}"])
+    assert catalog.path(LOCK).is_dir()
+
+
+def test_a_lock_left_with_merge_conflict_markers(catalog: Catalog) -> None:
+    text = catalog.path(LOCK).read_text(encoding="utf-8")
+    catalog.path(LOCK).write_text("<<<<<<< HEAD\n" + text, encoding="utf-8")
+    result = catalog.check()
+    assert result.code == 1
+    assert [line.split(": ", 1)[0] for line in result.lines] == [f"{LOCK}:1:1"]
+    assert json.loads(catalog.check("--format", "json").out)["problems"][0]["file"] == LOCK
 
 
 def test_malformed_lock(catalog: Catalog) -> None:

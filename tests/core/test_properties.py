@@ -16,17 +16,20 @@ from ruamel.yaml import YAML
 from build_tools import wire
 from build_tools.check import check_catalog, update_lock
 from build_tools.model_tiers import ALIASES, BEST, TIER_ORDER
+from build_tools.rules import PLACEHOLDER
 from build_tools.sources import MAX_FILE_BYTES
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
 # Any Unicode text but lone surrogates (no valid file holds one), around a character that shows.
 _any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+# Hypothesis also draws the string constants of the code under test, the scaffold's placeholder
+# among them: a valid catalog holds none.
 texts = st.builds(
     lambda before, shown, after: before + shown + after,
     _any_text,
     st.sampled_from(["a", "Ж", "🧭", "7", "字", "."]),
     _any_text,
-)
+).filter(lambda text: PLACEHOLDER not in text)
 optional = st.none() | texts
 model_words = st.sampled_from([*TIER_ORDER, *ALIASES, BEST, "Opus"]) | texts
 # The same in every language of a role; at least one of its two fields.
@@ -81,7 +84,9 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                 role_value: dict[str, Any] = {"slug": slug, "name": draw(texts), **shared[slug]}
                 role_value["instructions"] = draw(texts)
                 if draw(st.booleans()):
-                    role_value["description"] = draw(st.text(max_size=20))
+                    role_value["description"] = draw(
+                        st.text(max_size=20).filter(lambda text: PLACEHOLDER not in text)
+                    )
                 if draw(st.booleans()):
                     role_value["launchMessage"] = draw(optional)
                 roles.append(role_value)

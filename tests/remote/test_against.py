@@ -278,3 +278,26 @@ def test_usage_errors(local: Path, argv: list[str], message: str) -> None:
     result = run("check", "--catalog", str(local), *argv)
     assert result.code == 2
     assert message in result.err.replace("a positive number of seconds", "positive")
+
+
+def test_a_live_bundle_missing_a_role_is_reported_not_compared(
+    tmp_path: Path, static_server: StartStatic, local: Path
+) -> None:
+    """Live lists a role its files lack: the problem is reported, the bundle left out."""
+    site = copy_catalog(OUR_CATALOG, tmp_path / "site", with_lock=False)
+    for path in language_files(site):
+        data = read_json(path)
+        data["roles"] = [role for role in data["roles"] if role["slug"] != "technical-writer"]
+        write_json(path, data)
+    live = static_server(site)
+
+    result = run("check", "--catalog", str(local), "--against", live.url)
+
+    assert result.code == 1
+    assert result.lines == [
+        f"live catalog: {live.url}/bundles/{BUNDLE}/{lang}.json:4:12: role \"technical-writer\" "
+        f'is missing: bundle "{BUNDLE}" lists it in index.json (index.json:49:19) but this file '
+        "has no role with that slug"
+        for lang in ("en", "ru")
+    ]
+    assert f"cannot fully compare with {live.url}" in result.err
