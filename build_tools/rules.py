@@ -255,6 +255,8 @@ RULES: tuple[Rule, ...] = (
 
 
 BUNDLE_RULES: tuple[Rule, ...] = (
+    invisible_text,
+    placeholders,  # the index too: with a bundle's own entry, which a change to it re-checks
     duplicate_languages,
     localized_names,
     file_language,

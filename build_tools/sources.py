@@ -175,10 +175,17 @@ def json_number_problem(literal: str) -> str | None:
 def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw, server_cap)
-    too_deep = _too_deep(raw, text)
-    if too_deep is not None:
-        where = _LineIndex(text).position(too_deep)
-        raise SourceError([Diagnostic(path, where.line, where.col, TOO_DEEP, "too-deep")])
+    # Most files have too few brackets to nest too deep; the others are parsed first (the parser
+    # guards its own recursion) and scanned for the place only when they do nest too deep.
+    may_be_deep = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+
+    def too_deep() -> SourceError | None:
+        offset = _too_deep(text) if may_be_deep else None
+        if offset is None:
+            return None
+        where = _LineIndex(text).position(offset)
+        return SourceError([Diagnostic(path, where.line, where.col, TOO_DEEP, "too-deep")])
+
     suspicious = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -219,13 +226,15 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
         )
     except json.JSONDecodeError as error:
         message = _PLAIN_MESSAGES.get(error.msg, error.msg)
-        raise SourceError(
+        raise too_deep() or SourceError(
             [Diagnostic(path, error.lineno, error.colno, f"invalid JSON: {message}", "json-syntax")]
         ) from None
-    except RecursionError:  # never expected after the depth scan; never a traceback either
-        raise SourceError(
+    except RecursionError:  # nested deeper than the parser recurses: the scan finds where
+        raise too_deep() or SourceError(
             [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "too-deep")]
         ) from None
+    if may_be_deep and _nested_deeper(data, MAX_DEPTH):
+        raise too_deep() or SourceError([Diagnostic(path, 1, 1, TOO_DEEP, "too-deep")])
 
     if suspicious or _SURROGATE_ESCAPE.search(raw):  # faster than a plain `in` test first
         positions = _JsonPositions(raw, text)
@@ -252,15 +261,22 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
     return Document(path, data, lazy.value, lazy.key, raw)
 
 
-def _too_deep(raw: bytes, text: str) -> int | None:
-    """The offset in ``text`` of the first bracket nested deeper than :data:`MAX_DEPTH`, if any.
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether a parsed value nests arrays and objects deeper than ``limit``, without recursing."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if not isinstance(item, (dict, list)):
+            continue  # a top-level scalar: its brackets are in a string
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
-    Looked for before the text is parsed, so nothing recurses into a hostile depth. Most files
-    have too few brackets to nest that deep, and are not scanned at all (counted in the bytes,
-    twice as fast as in text of other scripts).
-    """
-    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
-        return None
+
+def _too_deep(text: str) -> int | None:
+    """The offset in ``text`` of the first bracket nested deeper than :data:`MAX_DEPTH`, if any."""
     depth = 0
     for token in _JSON_TOKENS.finditer(text):
         char = token.group()[0]
