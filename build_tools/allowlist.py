@@ -16,8 +16,12 @@ from pathlib import Path
 from build_tools import schema
 from build_tools.catalog import Catalog, relative
 from build_tools.diagnostics import Diagnostic
+from build_tools.files import TooLarge, describe, read_bounded
 from build_tools.secret_scan import Hit, diagnose
 from build_tools.sources import Document, SourceError, parse_json
+
+MAX_ALLOWLIST_BYTES = 8_000_000
+"""The allowlist is never published, so the server's cap is not its bound; this is."""
 
 ALLOWLIST_FILE = "secrets-allowlist.json"
 
@@ -38,15 +42,16 @@ def read_allowlist(root: Path) -> tuple[Allowlist, list[Diagnostic]]:
     path = root / ALLOWLIST_FILE
     display = relative(root, path)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_ALLOWLIST_BYTES)
     except FileNotFoundError:
         return Allowlist(display), []
+    except TooLarge as error:
+        message = f"file {error.message}; an allowlist is read up to {MAX_ALLOWLIST_BYTES:,} bytes"
+        return Allowlist(display), [Diagnostic(display, 0, 0, message, "unreadable")]
     except OSError as error:
-        return Allowlist(display), [
-            Diagnostic(display, 0, 0, f"cannot read: {error.strerror}", "unreadable")
-        ]
+        return Allowlist(display), [Diagnostic(display, 0, 0, describe(error), "unreadable")]
     try:
-        document = parse_json(display, raw)
+        document = parse_json(display, raw, server_cap=False)  # never published
     except SourceError as error:
         return Allowlist(display), error.diagnostics
     problems = schema.validate("allowlist", document)

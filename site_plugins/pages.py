@@ -126,7 +126,7 @@ class Renderer:
         self._memo = memo
         if memo is not None:
             memo.clear()
-        self.stamp = self._stamp = "".join(
+        self.stamp = "".join(
             f"{p}:{p.stat().st_mtime_ns};" for p in sorted(Path(templates_dir).rglob("*.html"))
         )
         self.formats = formats
@@ -139,9 +139,7 @@ class Renderer:
     def render(self, template: str, **context: Any) -> str:
         if self._memo is None or self._previous is None:
             return self.env.get_template(template).render(**context)
-        # orjson: the context holds every text of the page, and this runs for every page of
-        # every preview rebuild; the standard library takes several times as long.
-        key = (self._stamp, template, _key(context))
+        key = (self.stamp, template, _key(context))
         return self._remembered(key, template, lambda: context)
 
     def render_keyed(
@@ -151,7 +149,7 @@ class Renderer:
         of: cheaper than its context where that is large (a version page's diff)."""
         if self._memo is None or self._previous is None:
             return self.env.get_template(template).render(**context())
-        return self._remembered((self._stamp, template, key), template, context)
+        return self._remembered((self.stamp, template, key), template, context)
 
     def _remembered(
         self, key: Hashable, template: str, context: Callable[[], dict[str, Any]]
@@ -280,7 +278,7 @@ def catalog_pages(
             for _pointer, slug, version in bundle.roles:
                 known = placed.get(slug)
                 make = functools.partial(
-                    _role_with_history,
+                    _role,
                     catalog,
                     renderer,
                     bundle,
@@ -535,7 +533,7 @@ def _versions(placed: history_pages.Placed | None) -> tuple[object, ...]:
     )
 
 
-def _role_with_history(
+def _role(
     catalog: Catalog,
     renderer: Renderer,
     bundle: Bundle,
@@ -546,23 +544,9 @@ def _role_with_history(
     placed: history_pages.Placed | None,
     reach: Reach,
 ) -> SitePage:
-    link = renderer.linker(site_paths.role_page(language, bundle.id, slug)).page
-    context = history_pages.role_context(placed, language, link, reach)
-    return _role(catalog, renderer, bundle, language, slug, version, site_url, context)
-
-
-def _role(
-    catalog: Catalog,
-    renderer: Renderer,
-    bundle: Bundle,
-    language: str,
-    slug: str,
-    version: Any,
-    site_url: str | None,
-    history: dict[str, Any],
-) -> SitePage:
     src = site_paths.role_page(language, bundle.id, slug)
     link = renderer.linker(src)
+    history = history_pages.role_context(placed, language, link.page, reach)
     words = labels(language)
     file = bundle.files[language]
     found = file.role(slug)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from build_tools.allowlist import MAX_ALLOWLIST_BYTES
 from build_tools.history import read_history
 from build_tools.lock import MAX_LOCK_BYTES
 from build_tools.sources import MAX_FILE_BYTES
@@ -123,3 +124,18 @@ def test_a_lock_is_read_up_to_its_cap(catalog: Catalog, size: int) -> None:
         assert json.loads(catalog.check("--format", "json").out)["problems"] == [
             {**problem, "rule": "unreadable", "message": message}
         ]
+
+
+@pytest.mark.parametrize(
+    "size", [MAX_FILE_BYTES + 1, MAX_ALLOWLIST_BYTES, MAX_ALLOWLIST_BYTES + 1],
+    ids=["over-the-servers-cap", "cap", "over"],
+)  # fmt: skip
+def test_the_allowlist_is_read_up_to_its_own_cap(catalog: Catalog, size: int) -> None:
+    """Never published, the allowlist is not held to the server's cap; blanks keep it empty."""
+    catalog.path("secrets-allowlist.json").write_bytes(b"{}" + b" " * (size - 2))
+    result = catalog.check()
+    if size <= MAX_ALLOWLIST_BYTES:
+        assert (result.code, result.lines) == (0, ["OK"])
+    else:
+        message = "file is 8,000,001 bytes; an allowlist is read up to 8,000,000 bytes"
+        assert (result.code, result.lines) == (1, [f"secrets-allowlist.json: {message}"])
