@@ -254,6 +254,65 @@ def dump_yaml(value: Any) -> bytes:
     return "".join(out).encode("utf-8")
 
 
+_ESCAPED_LEADS = (b"\x7f", b"\xc2", b"\xef")
+"""The first byte of each character the YAML writer escapes longer than its UTF-8 (see
+:data:`_RAW`); a superset: 0xC2 and 0xEF begin others too."""
+
+_FLOAT_GROWTH = 26
+"""The most a float's YAML can exceed its JSON literal: ``1e15`` is ``1000000000000000.0``, and
+``repr`` writes at most 24 characters, two more where a point goes before the exponent."""
+
+
+def yaml_size_bound(value: Any, json_text: bytes) -> int | None:
+    """At least the size of :func:`dump_yaml`'s output for ``value``, worked out from any JSON text
+    of the same value (its source, or what the JSON writer wrote) without writing the YAML:
+    ``None`` where a key is too long for this writer.
+
+    ``rolecat check`` needs only to know a YAML file is under the server's cap, and writing
+    every file of a large catalog would take most of its time. Against the shortest JSON text of
+    the value, the YAML writes each string's characters in as many bytes or fewer but for a few
+    (the property test of tests/core/test_published_yaml.py holds the bound to the writer):
+    - each line break of a literal block costs its indentation (the JSON escape ``\\n``
+      begins with a backslash, as do ``\\b`` and ``\\f``, written 2 bytes longer);
+    - a single-quoted ``'`` is doubled;
+    - DEL, the C1 controls and U+FEFF, U+FFFE, U+FFFF are escaped, 3 bytes longer at most
+      (their UTF-8 starts with 0x7F, 0xC2 or 0xEF; escaped in the JSON, they are longer there);
+    - a line per entry or item, indented; a literal block's header and first indentation;
+    - a float written longer than its JSON literal.
+    The text is searched for those bytes at C speed; the value is walked for its shape only.
+    """
+    if not isinstance(value, (dict, list)):
+        return None  # a lone scalar: a line, written when asked
+    entries = strings = floats = 0
+    deepest = 1
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        deepest = max(deepest, depth)
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict) and any(len(key) > _LONGEST_KEY for key in item):
+            return None
+        entries += len(item)
+        for child in children:
+            if isinstance(child, str):
+                strings += 1
+            elif isinstance(child, (dict, list)):
+                pending.append((child, depth + 1))
+            elif isinstance(child, float):
+                floats += 1
+    indent = 2 * deepest + 4
+    special = sum(json_text.count(lead) for lead in _ESCAPED_LEADS if lead in json_text)
+    return (
+        len(json_text)
+        + indent * (entries + strings + json_text.count(b"\\"))
+        + 3 * strings
+        + json_text.count(b"'")
+        + 3 * special
+        + _FLOAT_GROWTH * floats
+        + 2
+    )
+
+
 def _ruamel_yaml(value: Any) -> bytes:
     from ruamel.yaml import YAML  # imported only when used: nearly never
     from ruamel.yaml.representer import SafeRepresenter

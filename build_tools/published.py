@@ -21,7 +21,7 @@ from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.formats import Format, parse
 from build_tools.javascript import is_id
 from build_tools.sources import MAX_FILE_BYTES, Document, SourceError
-from build_tools.wire import FORMATS, INDEX_STEM, wire_files
+from build_tools.wire import FORMATS, INDEX_STEM, sized_files, wire_files
 
 
 @dataclass
@@ -44,15 +44,19 @@ def judge(
     found: list[Diagnostic] = []
     verdicts: dict[tuple[str, bytes], str | None] = {}
     guarded: dict[int, str | None] = {}
-    for path, document, data in wire_files(catalog, formats, memo.files if memo else None):
-        key = (path, data)
-        if memo is not None and key in memo.verdicts:
+    files = (
+        sized_files(catalog, formats) if memo is None else wire_files(catalog, formats, memo.files)
+    )
+    for path, document, data in files:
+        key = (path, data) if data is not None else None
+        if memo is not None and key is not None and key in memo.verdicts:
             problem = memo.verdicts[key]
         else:
             if id(document) not in guarded:
                 guarded[id(document)] = guard(document.data, _kind(path))
             problem = _judge(path, document, data, guarded[id(document)], memo is not None)
-        verdicts[key] = problem
+        if key is not None:
+            verdicts[key] = problem
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
     if memo is not None:
@@ -65,9 +69,10 @@ def _kind(path: str) -> str:
 
 
 def _judge(
-    path: str, document: Document, data: bytes, refused: str | None, read_back: bool
+    path: str, document: Document, data: bytes | None, refused: str | None, read_back: bool
 ) -> str | None:
-    """The size of the bytes, and the server's type guards on their values.
+    """The size of the bytes (``None``: not written, proven under the cap), and the server's
+    type guards on their values.
 
     A file published as its source holds the values that were checked; one written anew holds
     them too: the JSON writer is the standard library's, and what the YAML writer writes reads
@@ -76,12 +81,12 @@ def _judge(
     second proof at the pace of a build, before anything is published.
     """
     published = f"the published {path}" + (" (instructions inlined)" if document.inlined else "")
-    if len(data) > MAX_FILE_BYTES:
+    if data is not None and len(data) > MAX_FILE_BYTES:
         return (
             f"{published} is {len(data):,} bytes; the server refuses files over "
             f"{MAX_FILE_BYTES:,} bytes: shorten {_sources(document)}"
         )
-    if read_back and data != document.raw:
+    if read_back and data is not None and data != document.raw:
         try:
             value = parse(path, data)
         except SourceError as error:

@@ -175,12 +175,11 @@ def json_number_problem(literal: str) -> str | None:
 def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw, server_cap)
-    # Most files have too few brackets to nest too deep; the others are parsed first (the parser
-    # guards its own recursion) and scanned for the place only when they do nest too deep.
-    may_be_deep = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
 
     def too_deep() -> SourceError | None:
-        offset = _too_deep(text) if may_be_deep else None
+        # The parser guards its own recursion, and walking what it parsed is cheaper than
+        # counting brackets in the text: the text is scanned for the place only when needed.
+        offset = _too_deep(text)
         if offset is None:
             return None
         where = _LineIndex(text).position(offset)
@@ -233,7 +232,7 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
         raise too_deep() or SourceError(
             [Diagnostic(path, 1, 1, "invalid JSON: nested too deeply", "too-deep")]
         ) from None
-    if may_be_deep and _nested_deeper(data, MAX_DEPTH):
+    if _nested_deeper(data, MAX_DEPTH):
         raise too_deep() or SourceError([Diagnostic(path, 1, 1, TOO_DEEP, "too-deep")])
 
     if suspicious or _SURROGATE_ESCAPE.search(raw):  # faster than a plain `in` test first

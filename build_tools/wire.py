@@ -13,9 +13,9 @@ import hashlib
 from collections.abc import Iterator, Sequence
 
 from build_tools.catalog import Catalog, wire_path
-from build_tools.formats import EXTENSIONS, Format, dump, format_of
+from build_tools.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
 from build_tools.schema import schema_text
-from build_tools.sources import Document
+from build_tools.sources import MAX_FILE_BYTES, Document
 
 SCHEMA_DIR = "schema"
 """Where the published JSON Schemas live on the site."""
@@ -54,11 +54,7 @@ def wire_files(
 ) -> Iterator[tuple[str, Document, bytes]]:
     """(site path, source document, bytes) of every file the server fetches, one at a time."""
     used: dict[tuple[Format, bytes], bytes] = {}
-    documents = [(INDEX_STEM, catalog.index)]
-    for bundle in catalog.bundles:
-        for language in bundle.languages:
-            documents.append((wire_path(bundle.id, language, ""), bundle.files[language].document))
-    for stem, document in documents:
+    for stem, document in _documents(catalog):
         for format in formats:
             key = (format, document.raw)
             if memo is not None and not document.inlined and key in memo:
@@ -71,6 +67,36 @@ def wire_files(
     if memo is not None:
         memo.clear()
         memo.update(used)
+
+
+def sized_files(
+    catalog: Catalog, formats: Sequence[Format] = FORMATS
+) -> Iterator[tuple[str, Document, bytes | None]]:
+    """:func:`wire_files` for a check, which publishes nothing: a YAML file is written only when
+    its size is not proven under the server's cap without writing it (else ``None``)."""
+    for stem, document in _documents(catalog):
+        json_text: bytes | None = None
+        for format in formats:
+            if format == "yaml" and _written_anew(document, format):
+                if json_text is None:
+                    json_text = published_bytes(document, "json")
+                bound = yaml_size_bound(document.data, json_text)
+                if bound is not None and bound <= MAX_FILE_BYTES:
+                    yield stem + EXTENSIONS[format], document, None
+                    continue
+            data = published_bytes(document, format)
+            if format == "json":
+                json_text = data
+            yield stem + EXTENSIONS[format], document, data
+
+
+def _documents(catalog: Catalog) -> list[tuple[str, Document]]:
+    """The site path without its extension and the source of each file the server fetches."""
+    documents = [(INDEX_STEM, catalog.index)]
+    for bundle in catalog.bundles:
+        for language in bundle.languages:
+            documents.append((wire_path(bundle.id, language, ""), bundle.files[language].document))
+    return documents
 
 
 def checksums(
@@ -101,8 +127,11 @@ def checksums(
 
 def published_bytes(document: Document, format: Format) -> bytes:
     """The source itself where it is in ``format`` and inlines nothing; else written anew."""
-    same_format = format_of(document.path) == format
-    return document.raw if same_format and not document.inlined else dump(document.data, format)
+    return dump(document.data, format) if _written_anew(document, format) else document.raw
+
+
+def _written_anew(document: Document, format: Format) -> bool:
+    return bool(document.inlined) or format_of(document.path) != format
 
 
 def index_path(formats: Sequence[Format] = FORMATS) -> str:

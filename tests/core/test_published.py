@@ -82,6 +82,31 @@ def test_a_json_source_whose_yaml_form_is_over_the_cap(catalog: Catalog) -> None
     assert catalog.check("--formats", "yaml").lines == result.lines
 
 
+@pytest.mark.parametrize("over", [0, 1], ids=["at the cap", "a byte over"])
+def test_a_yaml_form_at_the_cap_passes_and_a_byte_over_fails(catalog: Catalog, over: int) -> None:
+    # The check leaves a YAML file unwritten only when a bound proves it small; this one's
+    # bound is over the cap, so the file is written and measured to the byte.
+    role = catalog.files[("beta", "en")]["roles"][0]
+    role["instructions"] = "x\n" * 140_000 + "end"
+    role["instructions"] += "e" * (MAX_FILE_BYTES - published_size_of(catalog, YAML) + over)
+    catalog.write().record()
+    assert published_size_of(catalog, YAML) == MAX_FILE_BYTES + over
+
+    result = catalog.check()
+
+    assert result.lines == (
+        [
+            f"bundles/beta/en.json: the published {YAML} is {MAX_FILE_BYTES + 1:,} bytes; {CAP}: "
+            "shorten bundles/beta/en.json"
+        ]
+        if over
+        else ["OK"]
+    )
+
+
+YAML = "bundles/beta/en.yaml"
+
+
 def test_a_yaml_source_whose_json_form_is_over_the_cap(catalog: Catalog) -> None:
     # Quotes: a YAML literal block holds them as they are, JSON escapes each one.
     role = catalog.files[("beta", "en")]["roles"][0]

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_tools import yamlsource
-from build_tools.formats import dump_json, dump_yaml
+from build_tools.formats import dump_json, dump_yaml, yaml_size_bound
 from build_tools.yamlsource import parse_yaml
 
 
@@ -254,3 +254,94 @@ def test_a_prompt_whose_last_line_ends_in_spaces_stays_a_literal_block() -> None
     value = {"instructions": "One.\n\nTwo.  "}
     assert dump_yaml(value).decode() == "instructions: |-\n  One.\n\n  Two.  \n"
     assert_reads_the_same(value)
+
+
+SIZE_NASTY = ["\x7f", "\x80", "\x85", "\x9f", "\ufeff", "\ufffe", "\uffff", "\b", "\f", "'", "\n"]
+"""What the YAML writer writes longer than the shortest JSON does."""
+
+sized_text = st.one_of(
+    nasty_text,
+    st.lists(st.sampled_from(SIZE_NASTY) | nasty_text, min_size=1, max_size=12).map("".join),
+)
+sized_values = st.recursive(
+    st.one_of(sized_text, st.floats(allow_nan=False, allow_infinity=False), st.integers()),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(sized_text, children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+def shortest_float(number: float) -> str:
+    """The shortest JSON literal that reads as ``number`` (``1e15``, not ``1000000000000000.0``)."""
+    candidates = [repr(number)] + [f"{number:.{digits}e}" for digits in range(18)]
+    shortened = []
+    for text in candidates:
+        mantissa, _, exponent = text.partition("e")
+        if exponent:
+            mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+            exponent = str(int(exponent))
+            text = f"{mantissa}e{exponent}" if exponent != "0" else mantissa
+        if float(text) == number:
+            shortened.append(text)
+    return min(shortened, key=len)
+
+
+def shortest_json(value: Any) -> str:
+    """The shortest JSON text of ``value``: no spaces, characters raw, floats at their shortest."""
+    if isinstance(value, float):
+        return shortest_float(value)
+    if isinstance(value, list):
+        return "[" + ",".join(shortest_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = (f"{shortest_json(k)}:{shortest_json(v)}" for k, v in value.items())
+        return "{" + ",".join(items) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+@settings(max_examples=int(os.environ.get("ROLECAT_EXAMPLES", "300")), deadline=None)
+@given(st.one_of(catalog_values, st.dictionaries(sized_text, sized_values, max_size=5)))
+def test_the_yaml_size_bound_is_never_below_what_the_writer_writes(value: Any) -> None:
+    """``rolecat check`` trusts the bound to leave a YAML file unwritten: it must never be short,
+    from the shortest JSON text of the value as from the longest the catalog may hold."""
+    written = len(dump_yaml(value))
+    for text in (
+        shortest_json(value),
+        json.dumps(value, ensure_ascii=True),
+        dump_json(value).decode("utf-8"),
+    ):
+        assert json.loads(text) == value
+        bound = yaml_size_bound(value, text.encode("utf-8"))
+        assert bound is None or bound >= written, (text, dump_yaml(value))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": "'" * 500},  # single-quoted, each quote doubled
+        {"a": [[{"b": "x\n" * 500}]]},  # a literal block, every line indented deep
+        {"a": "\x7f" * 500},  # escaped as \x7F
+        {"a": "\x80" * 500},  # C1, escaped as \x80
+        {"a": "\ufeff" * 500},  # escaped as \uFEFF
+        {"a": "\b\f" * 500},  # \x08 and \x0C where JSON writes \b and \f
+        {"a": [1e15] * 100},  # 1000000000000000.0 where the shortest JSON is 1e15
+        {"a": [[[{"b": {f"{n}": None for n in range(100)}}]]]},  # a line per entry, indented
+    ],
+    ids=["quotes", "lines", "del", "c1", "bom", "backspace", "floats", "entries"],
+)
+def test_the_yaml_size_bound_holds_where_yaml_is_longest(value: Any) -> None:
+    bound = yaml_size_bound(value, shortest_json(value).encode("utf-8"))
+    assert bound is not None and bound >= len(dump_yaml(value))
+
+
+def test_the_yaml_size_bound_is_close_for_a_prompt() -> None:
+    """Close enough that a catalog's files are never written only to be measured."""
+    value = {"roles": [{"slug": "a", "instructions": "Line of a prompt.\n" * 1_000}]}
+    bound = yaml_size_bound(value, dump_json(value))
+    assert bound is not None
+    assert len(dump_yaml(value)) <= bound <= 1.5 * len(dump_yaml(value))
+
+
+def test_a_key_too_long_for_the_writer_has_no_bound() -> None:
+    value = {"modelConfig": {"k" * 1001: "v"}}
+    assert yaml_size_bound(value, dump_json(value)) is None
