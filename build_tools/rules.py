@@ -11,7 +11,7 @@ from typing import Any
 
 from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.schema import Kind, where
+from build_tools.schema import where
 from build_tools.sources import Document
 from build_tools.visible import invisible_text
 
@@ -192,7 +192,7 @@ def _show(role: dict[str, Any], field: str) -> str:
         return "absent"
     value = role[field]
     if isinstance(value, dict):
-        return "an object with " + (", ".join(f'"{key}"' for key in sorted(value)) or "no keys")
+        return "an object with " + ", ".join(f'"{key}"' for key in sorted(value))  # never empty
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -207,10 +207,10 @@ _PLACEHOLDER_BYTES = PLACEHOLDER.encode()
 
 def placeholders(catalog: Catalog) -> Iterator[Diagnostic]:
     """Every text still holding a scaffold's placeholder, with what to write instead."""
-    documents: list[tuple[Kind, Document]] = [("index", catalog.index)]
+    documents = [catalog.index]
     for bundle in catalog.bundles:
-        documents += [("bundle", file.document) for file in bundle.files.values()]
-    for kind, document in documents:
+        documents += [file.document for file in bundle.files.values()]
+    for document in documents:
         # One scan of the bytes; the values are walked only where the marker is (or where
         # instruction files were inlined, whose text is not in the bytes).
         if _PLACEHOLDER_BYTES not in document.raw and not document.inlined:
@@ -225,7 +225,7 @@ def placeholders(catalog: Catalog) -> Iterator[Diagnostic]:
             field = describe_pointer(pointer[last_index + 1 :])
             yield document.diagnostic(
                 pointer,
-                f'{where(kind, document.data, pointer)}"{field}" is still a placeholder: {todo}',
+                f'{where(document.data, pointer)}"{field}" is still a placeholder: {todo}',
                 "placeholder",
             )
 

@@ -67,7 +67,7 @@ PATTERNS = {
 """What the schemas' patterns ask for, in words, for messages."""
 
 
-def where(kind: Kind, data: Any, pointer: Pointer) -> str:
+def where(data: Any, pointer: Pointer) -> str:
     """Name the bundle and role a pointer is inside, e.g. ``bundle "x", role "y": ``."""
     parts: list[str] = []
     node = data
@@ -109,11 +109,11 @@ def _did_you_mean(key: str, allowed: list[str]) -> list[str]:
 
 
 def _describe(
-    kind: Kind, error: jsonschema.ValidationError, data: Any
+    error: jsonschema.ValidationError, data: Any
 ) -> Iterator[tuple[Pointer, str, bool, str | None]]:
     """Yield (pointer, message, at_key, rule) per jsonschema error; rule ``None``: by keyword."""
     pointer: Pointer = tuple(error.absolute_path)
-    prefix = where(kind, data, pointer)
+    prefix = where(data, pointer)
     field = _field(pointer)
     instance: Any = error.instance
     details: Any = error.schema
@@ -205,7 +205,7 @@ def validate(kind: Kind, document: Document) -> list[Diagnostic]:
         return []
     found: list[Diagnostic] = []
     for error in validator(kind).iter_errors(document.data):
-        for pointer, message, at_key, rule in _describe(kind, error, document.data):
+        for pointer, message, at_key, rule in _describe(error, document.data):
             rule = rule or f"schema-{error.validator}"
             found.append(document.diagnostic(pointer, message, rule, at_key=at_key))
     return found
