@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
+from functools import cache, partial
 
 from build_tools.catalog import Catalog, wire_path
 from build_tools.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
@@ -75,18 +76,17 @@ def sized_files(
     """:func:`wire_files` for a check, which publishes nothing: a YAML file is written only when
     its size is not proven under the server's cap without writing it (else ``None``)."""
     for stem, document in _documents(catalog):
-        json_text: bytes | None = None
+        json_text = cache(partial(published_bytes, document, "json"))
         for format in formats:
-            if format == "yaml" and _written_anew(document, format):
-                if json_text is None:
-                    json_text = published_bytes(document, "json")
-                bound = yaml_size_bound(document.data, json_text)
-                if bound is not None and bound <= MAX_FILE_BYTES:
-                    yield stem + EXTENSIONS[format], document, None
-                    continue
-            data = published_bytes(document, format)
+            data: bytes | None = None
             if format == "json":
-                json_text = data
+                data = json_text()
+            elif not _written_anew(document, format):
+                data = document.raw
+            else:
+                bound = yaml_size_bound(document.data, json_text())
+                if bound is None or bound > MAX_FILE_BYTES:
+                    data = published_bytes(document, format)
             yield stem + EXTENSIONS[format], document, data
 
 
