@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from build_tools import schema
 from build_tools.report import FORMAT_ENV
 from tests.history_repo import StoryRepo, tell
 
@@ -13,15 +12,6 @@ from tests.history_repo import StoryRepo, tell
 def text_output(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests read rolecat's default output: a ROLECAT_FORMAT set in the shell must not change it."""
     monkeypatch.delenv(FORMAT_ENV, raising=False)
-
-
-@pytest.fixture(autouse=True, scope="session")
-def schemas_compiled_in_this_session() -> None:
-    """The schemas' screen and validator are compiled once per process and cached. `make mutate`
-    runs each mutant in a process forked from one that compiled them already: compiled again
-    here, a mutant of the compiler is tested rather than reported as surviving unseen."""
-    schema.screen.cache_clear()
-    schema.validator.cache_clear()
 
 
 @pytest.fixture(scope="session")

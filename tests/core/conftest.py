@@ -109,6 +109,15 @@ def fixture_copy(tmp_path: Path) -> Callable[[str], Path]:
     return copy
 
 
+@pytest.fixture(autouse=True)
+def screen_compiled_for_each_test() -> None:
+    """The schemas' screen is compiled once per process and cached. Compiled again for each test
+    (a few milliseconds), every test that validates a file runs the compiler, so `make mutate`
+    tries each mutant of the compiler on all of them, not on the first test of a session only
+    (nor in a process forked after the screen was compiled, where a mutant changes nothing)."""
+    schema.screen.cache_clear()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def screen_agrees_with_jsonschema() -> Iterator[None]:
     """Every file any test validates: the fast screen and jsonschema give the same verdict."""
