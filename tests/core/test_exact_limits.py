@@ -10,7 +10,7 @@ import pytest
 from build_tools.allowlist import MAX_ALLOWLIST_BYTES
 from build_tools.history import read_history
 from build_tools.lock import MAX_LOCK_BYTES
-from build_tools.sources import MAX_FILE_BYTES
+from build_tools.sources import MAX_DEPTH, MAX_FILE_BYTES, SourceError, parse_json
 from tests.core.conftest import Catalog
 from tests.core.test_rules import value
 from tests.history_repo import GitRepo, Story
@@ -139,3 +139,20 @@ def test_the_allowlist_is_read_up_to_its_own_cap(catalog: Catalog, size: int) ->
     else:
         message = "file is 8,000,001 bytes; an allowlist is read up to 8,000,000 bytes"
         assert (result.code, result.lines) == (1, [f"secrets-allowlist.json: {message}"])
+
+
+@pytest.mark.parametrize(
+    ("open_", "inner", "close"), [("[", "", "]"), ('{"b": ', "1", "}")], ids=["arrays", "objects"]
+)
+def test_json_nested_exactly_to_the_limit_passes_and_one_deeper_fails(
+    open_: str, inner: str, close: str
+) -> None:
+    def nested(depth: int) -> bytes:  # the file's own object is the first level
+        return ('{"a": ' + open_ * (depth - 1) + inner + close * (depth - 1) + "}").encode()
+
+    assert parse_json("f.json", nested(MAX_DEPTH)).data["a"] is not None
+    with pytest.raises(SourceError) as refused:
+        parse_json("f.json", nested(MAX_DEPTH + 1))
+    [problem] = refused.value.diagnostics
+    deepest = len('{"a": ') + len(open_) * (MAX_DEPTH - 1)  # where the bracket one too deep is
+    assert (problem.line, problem.col, problem.rule) == (1, deepest + 1, "too-deep")
