@@ -192,7 +192,8 @@ def _show(role: dict[str, Any], field: str) -> str:
         return "absent"
     value = role[field]
     if isinstance(value, dict):
-        return "an object with " + ", ".join(f'"{key}"' for key in sorted(value))  # never empty
+        # Never empty: the schema refuses a modelConfig without keys.
+        return "an object with " + ", ".join(f'"{key}"' for key in sorted(value))
     return json.dumps(value, ensure_ascii=False)
 
 
