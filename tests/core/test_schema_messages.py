@@ -87,3 +87,12 @@ def test_an_empty_text_is_shown_at_the_value(catalog: Catalog) -> None:
         f'{at(catalog, "bundles/alpha/en.json", chr(34) + " " + chr(34))}: role "one": "name" '
         "must not be empty"
     ]
+
+
+def test_a_schema_version_of_true_is_not_1(catalog: Catalog) -> None:
+    # As in JSON and JavaScript, true is no number: the screen must not take it for 1.
+    catalog.files[("alpha", "en")]["schemaVersion"] = True
+    assert problems(catalog) == [
+        f'{at(catalog, "bundles/alpha/en.json", "true")}: "schemaVersion" must be 1, found true '
+        "(rolecat knows schema version 1 only)"
+    ]
