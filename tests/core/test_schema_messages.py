@@ -6,6 +6,13 @@ Found by mutation testing (``make mutate``): each test here fails on a mutant th
 
 from __future__ import annotations
 
+from typing import Any
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from build_tools import schema
 from build_tools.check import check_catalog
 from tests.core.conftest import Catalog
 from tests.core.test_rules import at
@@ -96,3 +103,27 @@ def test_a_schema_version_of_true_is_not_1(catalog: Catalog) -> None:
         f'{at(catalog, "bundles/alpha/en.json", "true")}: "schemaVersion" must be 1, found true '
         "(rolecat knows schema version 1 only)"
     ]
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([0.0, 1.0, 1.5])
+    | st.text(max_size=2),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=2), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, json_values)
+def test_the_screen_compares_a_const_as_jsonschema_does(const: Any, value: Any) -> None:
+    """The screen is compiled from any schema the project may write; a `const` holding arrays or
+    objects must compare as JSON does (``true`` is not ``1``, ``1.0`` is ``1``, order counts in
+    an array and not in an object), as jsonschema compares it."""
+    node = {"const": const}
+    expected = jsonschema.Draft202012Validator(node).is_valid(value)
+    assert schema._ScreenCompiler(node).compile()(value) == expected
