@@ -140,8 +140,14 @@ def test_missing_lock(catalog: Catalog) -> None:
     message = "missing: create the lock with `rolecat check --update-hashes`"
     assert (result.code, result.lines) == (1, [f"content-hashes.json: {message}"])
     assert json.loads(catalog.check("--format", "json").out)["problems"] == [
-        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "lock-missing",
-         "message": message}
+        {
+            "file": LOCK,
+            "line": None,
+            "column": None,
+            "pointer": "",
+            "rule": "lock-missing",
+            "message": message,
+        }
     ]
 
 
@@ -152,8 +158,14 @@ def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog)
     message = "cannot read: it is a directory, not a regular file"
     assert (catalog.check().code, catalog.check().lines) == (1, [f"{LOCK}: {message}"])
     assert json.loads(catalog.check("--format", "json").out)["problems"] == [
-        {"file": LOCK, "line": None, "column": None, "pointer": "", "rule": "unreadable",
-         "message": message}
+        {
+            "file": LOCK,
+            "line": None,
+            "column": None,
+            "pointer": "",
+            "rule": "unreadable",
+            "message": message,
+        }
     ]
     refused = catalog.check("--update-hashes")
     assert (refused.code, refused.lines) == (1, [f"{LOCK}: {message}"])

@@ -127,3 +127,11 @@ def test_the_screen_compares_a_const_as_jsonschema_does(const: Any, value: Any) 
     node = {"const": const}
     expected = jsonschema.Draft202012Validator(node).is_valid(value)
     assert schema._ScreenCompiler(node).compile()(value) == expected
+
+
+def test_an_object_where_text_belongs_is_named_an_object(catalog: Catalog) -> None:
+    catalog.files[("alpha", "en")]["roles"][0]["slug"] = {}
+    assert problems(catalog) == [
+        f'{at(catalog, "bundles/alpha/en.json", "{}")}: role #1: "slug" must be a string, not an '
+        "object"
+    ]

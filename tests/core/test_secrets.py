@@ -33,14 +33,16 @@ SECRETS: dict[str, str] = {
     "GitHub Token": "ghp" + "_" + _random(ALNUM, 36),
     "AWS Access Key": "AKIA" + _random(string.ascii_uppercase + string.digits, 16),
     "Stripe Access Key": "sk" + "_live_" + _random(ALNUM, 24),
-    "Slack Token": "xoxb" + f"-{_random(string.digits, 12)}-{_random(string.digits, 13)}-"
+    "Slack Token": "xoxb"
+    + f"-{_random(string.digits, 12)}-{_random(string.digits, 13)}-"
     + _random(string.ascii_lowercase + string.digits, 24),
     "OpenAI Token": "sk-proj-" + _random(ALNUM, 20) + "T3Blbk" + "FJ" + _random(ALNUM, 20),
     "GitLab Token": "glpat" + "-" + _random(ALNUM, 20),
     "Basic Auth Credentials": "postgres://app:" + _random(ALNUM, 12) + "@db.internal:5432/app",
 }
 PRIVATE_KEY = (
-    "-----BEGIN RSA PRIVATE" + " KEY-----\n"
+    "-----BEGIN RSA PRIVATE"
+    + " KEY-----\n"
     + "\n".join(_random(ALNUM + "+/", 64) for _ in range(4))
     + "\n-----END RSA PRIVATE KEY-----"
 )
@@ -90,7 +92,7 @@ def test_credential_field_in_model_config(catalog: Catalog) -> None:
     catalog.files[("beta", "en")]["roles"][0]["modelConfig"] = {"chatModel": "pro", "api-key": "x"}
     catalog.write()
     line = only_line(catalog)
-    assert line.startswith(f'{at(catalog, "bundles/beta/en.json", chr(34) + "api-key")}: ')
+    assert line.startswith(f"{at(catalog, 'bundles/beta/en.json', chr(34) + 'api-key')}: ")
     assert '"api-key" is named like a credential' in line
     assert "reference it from the server's environment instead" in line
 
@@ -156,7 +158,7 @@ def test_position_counts_escapes_and_non_ascii_before_the_secret(catalog: Catalo
         encoding="utf-8",
     )
     (line,) = catalog.check().lines
-    assert line.startswith(f'{at(catalog, "bundles/alpha/en.json", secret)}: ')
+    assert line.startswith(f"{at(catalog, 'bundles/alpha/en.json', secret)}: ")
 
 
 def test_same_secret_twice_is_placed_twice(catalog: Catalog) -> None:
@@ -191,7 +193,11 @@ def test_secret_in_a_yaml_block_scalar_is_placed_exactly(catalog: Catalog) -> No
     plant(catalog, "instructions", f"You help.\n\n  Indented: {secret}\nEnd.")
     source = catalog.path("bundles/alpha/en.json")
     yaml_path = source.with_suffix(".yaml")
-    yaml_path.write_bytes(dump_yaml(catalog.files[("alpha", "en")], ))
+    yaml_path.write_bytes(
+        dump_yaml(
+            catalog.files[("alpha", "en")],
+        )
+    )
     source.unlink()
     text = yaml_path.read_text(encoding="utf-8")
     assert "instructions: |" in text  # a literal block scalar, as authors write prompts
@@ -321,9 +327,9 @@ def test_an_entry_that_allows_nothing_is_an_error_and_fix_prunes_it(catalog: Cat
     )
     result = catalog.check()
     assert result.lines == [
-        f'{at(catalog, ALLOWLIST, chr(34) + "0" * 12, 0)}: entry 000000000000… allows nothing: it '
+        f"{at(catalog, ALLOWLIST, chr(34) + '0' * 12, 0)}: entry 000000000000… allows nothing: it "
         'matches nothing in role "one" any more; remove it, or run `rolecat check --fix`',
-        f'{at(catalog, ALLOWLIST, chr(34) + "0" * 12, 1)}: entry 000000000000… allows nothing: '
+        f"{at(catalog, ALLOWLIST, chr(34) + '0' * 12, 1)}: entry 000000000000… allows nothing: "
         'role "gone" is not in the catalog; remove it, or run `rolecat check --fix`',
     ]
     fixed = catalog.check("--fix")
@@ -346,7 +352,7 @@ def test_stale_entries_wait_while_the_catalog_is_broken(catalog: Catalog) -> Non
 @pytest.mark.parametrize(
     ("entries", "message"),
     [
-        ({"one": {"abc": "short"}}, 'keys must match ^[0-9a-f]{64}$ (the SHA-256 that'),
+        ({"one": {"abc": "short"}}, "keys must match ^[0-9a-f]{64}$ (the SHA-256 that"),
         ({"one": {"a" * 64: " "}}, "must not be empty"),
         ({"one": {}}, '"one" is empty: remove it or fill it'),
         ({"One": {"a" * 64: "why"}}, "keys must match ^[a-z0-9-]+$"),

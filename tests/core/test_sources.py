@@ -109,3 +109,15 @@ def test_parse_problems_reach_the_cli(catalog: Catalog) -> None:
         1,
         ["index.json:1:36: invalid JSON: Expecting ',' delimiter"],
     )
+
+
+def test_json_problems_carry_their_rule_place_and_pointer_after_an_empty_object() -> None:
+    # The positional pass runs only for such files: an empty object before them must not shift it.
+    raw = b'{"a": {}, "b": 1, "b": 2, "c": "\\ud800", "\\udc00": 1}'
+    with pytest.raises(SourceError) as refused:
+        parse_json("f.json", raw)
+    assert [(d.col, d.rule, d.pointer) for d in refused.value.diagnostics] == [
+        (raw.index(b'"b": 2') + 1, "duplicate-key", ("b",)),
+        (raw.index(b'"\\ud800"') + 1, "surrogate", ("c",)),
+        (raw.index(b'"\\udc00"') + 1, "surrogate", ()),  # a key: the object it is in
+    ]
