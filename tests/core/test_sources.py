@@ -112,12 +112,13 @@ def test_parse_problems_reach_the_cli(catalog: Catalog) -> None:
 
 
 def test_json_problems_carry_their_rule_place_and_pointer_after_an_empty_object() -> None:
-    # The positional pass runs only for such files: an empty object before them must not shift it.
-    raw = b'{"a": {}, "b": 1, "b": 2, "c": "\\ud800", "\\udc00": 1}'
+    # The positional pass runs only for such files: written compactly, with empty and longer
+    # arrays and objects before the problems, nothing may shift it by a character.
+    raw = b'{"a":{},"e":[],"f":[1,[2]],"b":1,"b":2,"c":"\\ud800","\\udc00":1}'
     with pytest.raises(SourceError) as refused:
         parse_json("f.json", raw)
     assert [(d.col, d.rule, d.pointer) for d in refused.value.diagnostics] == [
-        (raw.index(b'"b": 2') + 1, "duplicate-key", ("b",)),
+        (raw.index(b'"b":2') + 1, "duplicate-key", ("b",)),
         (raw.index(b'"\\ud800"') + 1, "surrogate", ("c",)),
         (raw.index(b'"\\udc00"') + 1, "surrogate", ()),  # a key: the object it is in
     ]
