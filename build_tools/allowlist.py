@@ -104,14 +104,14 @@ def judge(hits: list[Hit], allowlist: Allowlist, catalog: Catalog, complete: boo
     return Verdict(diagnostics, stale)
 
 
-def prune(root: Path, allowlist: Allowlist, stale: list[tuple[str, str]]) -> list[str]:
-    """Rewrite the allowlist without its stale entries; what was pruned, one line each."""
+def prune(allowlist: Allowlist, stale: list[tuple[str, str]]) -> tuple[bytes, list[str]]:
+    """The allowlist without its stale entries, and what was pruned, one line each."""
     entries = {slug: dict(digests) for slug, digests in allowlist.entries.items()}
     for slug, digest in stale:
         entries[slug].pop(digest, None)
     kept = {slug: entries[slug] for slug in sorted(entries) if entries[slug]}
-    (root / ALLOWLIST_FILE).write_bytes(render(kept))
-    return [f'pruned {allowlist.path}: {digest[:12]}… of role "{slug}"' for slug, digest in stale]
+    lines = [f'pruned {allowlist.path}: {digest[:12]}… of role "{slug}"' for slug, digest in stale]
+    return render(kept), lines
 
 
 def render(entries: dict[str, dict[str, str]]) -> bytes:

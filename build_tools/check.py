@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_tools import published, site_paths
-from build_tools.allowlist import Allowlist, judge, prune, read_allowlist
-from build_tools.catalog import Bundle, Catalog, DirectorySource, load_catalog, read_document
+from build_tools.allowlist import ALLOWLIST_FILE, STALE, Allowlist, judge, prune, read_allowlist
+from build_tools.atomic import Transaction, WriteError, recover
+from build_tools.catalog import (
+    Bundle,
+    Catalog,
+    DirectorySource,
+    load_catalog,
+    read_document,
+    relative,
+)
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -44,6 +52,8 @@ class CheckResult:
     allowlist: Allowlist | None = None
     stale_allowed: list[tuple[str, str]] = field(default_factory=list)
     """Allowlist entries that allow nothing: ``--update-hashes`` prunes them."""
+    recovered: list[str] = field(default_factory=list)
+    """What was done to changes that killed commands left half made, one line each."""
 
     @property
     def only_lock_differs(self) -> bool:
@@ -77,24 +87,41 @@ def check_catalog(
     site: Site | None = None,
     memo: published.Memo | None = None,
     reuse: Reuse | None = None,
+    *,
+    pruning: bool = False,
 ) -> CheckResult:
     """Every rule of the catalog and of the site it publishes, the published files as the server
     reads them, then the lock; diagnostics sorted by file and position.
 
     ``site`` says what is published where (both formats, no hand-written pages and no directory
     by default); ``memo`` keeps the published files for the build that follows and what was
-    judged for the next rebuild of a preview; ``reuse`` what each file gave the last check.
+    judged for the next rebuild of a preview; ``reuse`` what each file gave the last check;
+    ``pruning`` judges the catalog as if the allowlist's stale entries were gone already.
+
+    A change that a killed rolecat command left half made is finished or undone first (see
+    :mod:`build_tools.atomic`), so the catalog read is the one before it or the one after.
     """
+    lock_path = lock_path or default_lock(root)
+    recovered: list[str] = []
+    try:
+        for directory in dict.fromkeys([root, lock_path.parent]):
+            recovered += recover(directory)
+    except WriteError as error:
+        where = relative(root, error.path)
+        return CheckResult(None, [Diagnostic(where, 0, 0, error.reason, "interrupted-change")])
     with _no_cycle_collection():
-        return _check(root, lock_path, site or Site(), memo, reuse)
+        result = _check(root, lock_path, site or Site(), memo, reuse, pruning)
+    result.recovered = recovered
+    return result
 
 
 def _check(
     root: Path,
-    lock_path: Path | None,
+    lock_path: Path,
     site: Site,
     memo: published.Memo | None,
     reuse: Reuse | None,
+    pruning: bool,
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
     scan = SecretScan()
@@ -118,14 +145,14 @@ def _check(
     scan.index(catalog.index)
     allowed, problems = read_allowlist(root)
     verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
-    diagnostics += problems + verdict.diagnostics
+    diagnostics += problems + [d for d in verdict.diagnostics if not pruning or d.rule != STALE]
     if not diagnostics:
         diagnostics = published.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     result.allowlist, result.stale_allowed = allowed, verdict.stale
     if diagnostics:
         return result
-    result.lock, result.lock_unreadable = read_lock(root, lock_path or default_lock(root))
+    result.lock, result.lock_unreadable = read_lock(root, lock_path)
     result.current = current_entries(catalog, hashes)
     if result.lock_unreadable:
         result.diagnostics = result.lock_unreadable
@@ -149,23 +176,32 @@ class LockUpdate:
 def update_lock(root: Path, lock_path: Path | None = None, site: Site | None = None) -> LockUpdate:
     """Rewrite the lock; refuse while the catalog is broken or a changed role is not bumped.
 
-    Allowlist entries that allow nothing are pruned first: removing them never publishes more.
+    Allowlist entries that allow nothing are pruned in the same change: removing them never
+    publishes more. The lock and the allowlist are written together or not at all.
     """
     path = lock_path or default_lock(root)
-    result = check_catalog(root, path, site)
+    result = check_catalog(root, path, site, pruning=True)
     pruned: list[str] = []
+    change = Transaction(root)
     if result.stale_allowed and result.allowlist is not None:
-        pruned = prune(root, result.allowlist, result.stale_allowed)
-        result = check_catalog(root, path, site)
+        content, pruned = prune(result.allowlist, result.stale_allowed)
+        change.write(root / ALLOWLIST_FILE, content)
     if result.lock is None:
-        return LockUpdate(result.diagnostics, [], False, pruned)
+        return LockUpdate(result.diagnostics, [], False)
     if path.exists() and result.lock_unreadable:
-        return LockUpdate(result.lock_unreadable, [], False, pruned)
+        return LockUpdate(result.lock_unreadable, [], False)
     refused = [d for d in result.diagnostics if d.rule == "lock-not-bumped"]
     if refused:
-        return LockUpdate(refused, result.changes, False, pruned)
+        return LockUpdate(refused, result.changes, False)
     new = render(result.current)
-    if path.exists() and read_lock_bytes(path) == new:
-        return LockUpdate([], result.changes, False, pruned)
-    path.write_bytes(new)
-    return LockUpdate([], changes(result.lock, result.current), True, pruned)
+    written = not (path.exists() and read_lock_bytes(path) == new)
+    if written:
+        change.write(path, new)
+    try:
+        change.apply()
+    except WriteError as error:
+        diagnostic = Diagnostic(relative(root, error.path), 0, 0, error.reason, "write-failed")
+        return LockUpdate([diagnostic], [], False)
+    return LockUpdate(
+        [], changes(result.lock, result.current) if written else result.changes, written, pruned
+    )

@@ -402,6 +402,8 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
         report.note("lock updated" if update.written else "lock is up to date")
         return EXIT_OK
     result = check_catalog(root, args.lock, _site(args))
+    for line in result.recovered:
+        report.note(line)
     for diagnostic in result.diagnostics:
         report.problem(diagnostic)
     report.finish(result.ok)
@@ -503,8 +505,7 @@ def _freshness(remotes: Sequence[Remote], local: Path, report: Reporter) -> bool
         )
     elif unread:
         report.note(
-            f"cannot tell whether the deploy is current: {_count(unread, 'file')} could not be "
-            "read"
+            f"cannot tell whether the deploy is current: {_count(unread, 'file')} could not be read"
         )
     else:
         report.note(
@@ -619,7 +620,8 @@ def _convert(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
         report.problem(diagnostic)
     report.finish(not conversion.diagnostics)
     if conversion.diagnostics:
-        print("rolecat: nothing converted: fix these first", file=err)
+        written = any(d.rule == "write-failed" for d in conversion.diagnostics)
+        print(f"rolecat: nothing converted{'' if written else ': fix these first'}", file=err)
         return EXIT_PROBLEMS
     for source, target in conversion.renamed:
         report.note(f"{source} -> {target}")

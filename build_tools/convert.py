@@ -9,7 +9,8 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_tools.catalog import DirectorySource, load_catalog
+from build_tools.atomic import Transaction, WriteError, recover
+from build_tools.catalog import DirectorySource, load_catalog, relative
 from build_tools.diagnostics import Diagnostic
 from build_tools.formats import EXTENSIONS, Format, dump, format_of, parse
 from build_tools.rules import run_rules
@@ -24,6 +25,10 @@ class Conversion:
 
 def convert_catalog(root: Path, to: Format) -> Conversion:
     """Convert each source not in ``to``; refuse, changing nothing, while the catalog is broken."""
+    try:
+        recover(root)
+    except WriteError as error:
+        return Conversion([Diagnostic(relative(root, error.path), 0, 0, error.reason, "busy")])
     catalog, diagnostics = load_catalog(DirectorySource(root))
     if catalog is not None:
         diagnostics += run_rules(catalog)
@@ -47,8 +52,13 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
                 ]
             )
         pending.append((document.path, target, content))
-    for _source, target, content in pending:  # write everything before removing anything
-        (root / target).write_bytes(content)
-    for source, _target, _content in pending:
-        (root / source).unlink()
+    change = Transaction(root)
+    for source, target, content in pending:
+        change.write(root / target, content)
+        change.remove(root / source)
+    try:
+        change.apply()
+    except WriteError as error:
+        where = relative(root, error.path)
+        return Conversion([Diagnostic(where, 0, 0, error.reason, "write-failed")])
     return Conversion(renamed=[(source, target) for source, target, _ in pending])

@@ -23,6 +23,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from build_tools.atomic import Transaction, WriteError, recover
 from build_tools.catalog import (
     BUNDLES_DIR,
     ID_PATTERN,
@@ -192,6 +193,10 @@ def add_language(root: Path, language: str, bundle_id: str) -> list[str]:
 
 
 def _open(root: Path) -> tuple[Catalog, list[Diagnostic]]:
+    try:
+        recover(root)  # what a killed command left half done, finished or undone first
+    except WriteError as error:
+        raise ScaffoldError(error.message) from None
     catalog, problems = load_catalog(DirectorySource(root))
     if catalog is None:
         raise ScaffoldError("the catalog's index cannot be read: fix it first", problems)
@@ -261,13 +266,16 @@ def _number(value: int | float) -> str:
 
 
 def _write(root: Path, edited: list[_Source], created: dict[str, bytes]) -> None:
-    """Every file's new bytes first (any of them may refuse), then write them all."""
-    contents = {source.path: source.result() for source in edited}
+    """Every file's new bytes first (any of them may refuse), then all of them or none."""
+    change = Transaction(root)
+    for source in edited:
+        change.write(root / source.path, source.result())
     for path, content in created.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_bytes(content)
-    for path, content in contents.items():
-        (root / path).write_bytes(content)
+        change.write(root / path, content)
+    try:
+        change.apply()
+    except WriteError as error:
+        raise ScaffoldError(error.message) from None
 
 
 # --- editing a source in its own text

@@ -99,9 +99,7 @@ def _documents(catalog: Catalog) -> list[tuple[str, Document]]:
     return documents
 
 
-def checksums(
-    files: dict[str, bytes], known: dict[str, tuple[bytes, str]] | None = None
-) -> bytes:
+def checksums(files: dict[str, bytes], known: dict[str, tuple[bytes, str]] | None = None) -> bytes:
     """``sha256sum``'s output for ``files``, so ``sha256sum -c sha256sums`` works at the site root.
 
     Paths are site-relative and made of ids and fixed names, so none needs ``sha256sum``'s

@@ -141,6 +141,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "
                 f"{error}"
             ) from None
+        for line in result.recovered:
+            log.info(line)
         if self.serving and result.only_lock_differs:
             # While editing, a changed role is previewed before its version is bumped; the lock
             # is enforced where it matters, by `mkdocs build` and `rolecat check`.
