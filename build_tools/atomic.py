@@ -234,8 +234,7 @@ def _forward(plan: _Plan) -> None:
             if os.path.lexists(entry.temporary):
                 os.replace(entry.temporary, entry.target)
         else:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.target)
+            _unlink(entry.target)
     for directory in {e.target.parent for e in plan.entries} | {t.parent for t in plan.trees}:
         _sync_directory(directory)
 
@@ -245,11 +244,9 @@ def _backward(plan: _Plan, *, committed: bool) -> None:
     process, and only a committed change can have moved a new directory into place."""
     for entry in plan.entries:
         if entry.temporary is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.temporary)
+            _unlink(entry.temporary)
         if entry.backup is None:  # the change created it, if it got that far
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.target)
+            _unlink(entry.target)
         elif os.path.lexists(entry.backup):
             if os.path.lexists(entry.target) and os.path.samefile(entry.backup, entry.target):
                 os.unlink(entry.backup)  # never replaced: rename(2) would do nothing
@@ -263,8 +260,7 @@ def _backward(plan: _Plan, *, committed: bool) -> None:
 def _finish(journal: Path, plan: _Plan) -> None:
     for entry in plan.entries:
         if entry.backup is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.backup)
+            _unlink(entry.backup)
     _remove_tree(journal)
 
 
@@ -288,6 +284,12 @@ def _can_replace(path: Path) -> None:
     read-only or immutable file (opening it to append writes nothing)."""
     if path.is_dir() and not path.is_symlink():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    for parent in path.parents:
+        if os.path.lexists(parent):
+            if not parent.is_dir():
+                message = "is a file where a directory must go; move it away first"
+                raise NotADirectoryError(errno.ENOTDIR, message, str(parent))
+            break
     if os.path.lexists(path):
         os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC))
 
@@ -326,6 +328,12 @@ def _hold(journal: Path) -> int:
             journal.parent, "another rolecat command is changing it right now; try again later"
         ) from None
     return descriptor
+
+
+def _unlink(path: Path) -> None:
+    """Remove a file if it is there (its directory may not be)."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        os.unlink(path)
 
 
 def _remove_tree(path: Path) -> None:

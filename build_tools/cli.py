@@ -643,7 +643,11 @@ def _scaffold(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ScaffoldError as error:
         for diagnostic in error.diagnostics:
             print(diagnostic, file=out)
-        print(f"rolecat: {error.message}; nothing was changed", file=err)
+        print(one_line(f"rolecat: {error.message}; nothing was changed"), file=err)
+        return EXIT_PROBLEMS
+    except OSError as error:  # reading what it edits; its writes are all or none (atomic.py)
+        reason = error.strerror or str(error)
+        print(one_line(f"rolecat: {error.filename}: {reason}; nothing was changed"), file=err)
         return EXIT_PROBLEMS
     for line in done:
         print(line, file=out)

@@ -32,11 +32,12 @@ from build_tools.catalog import (
     Catalog,
     DirectorySource,
     load_catalog,
+    relative,
 )
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.formats import EXTENSIONS, Format, dump, dump_yaml, format_of, parse
 from build_tools.rules import PLACEHOLDER
-from build_tools.site_paths import RESERVED
+from build_tools.site_paths import RESERVED, id_name_problem
 from build_tools.sources import SourceError
 from build_tools.yamlcore import CORE_PATTERNS
 
@@ -196,7 +197,7 @@ def _open(root: Path) -> tuple[Catalog, list[Diagnostic]]:
     try:
         recover(root)  # what a killed command left half done, finished or undone first
     except WriteError as error:
-        raise ScaffoldError(error.message) from None
+        raise ScaffoldError(f"{relative(root, error.path)}: {error.reason}") from None
     catalog, problems = load_catalog(DirectorySource(root))
     if catalog is None:
         raise ScaffoldError("the catalog's index cannot be read: fix it first", problems)
@@ -220,6 +221,9 @@ def _refuse_name(name: str, what: str, *, reserved: bool = True) -> None:
         raise ScaffoldError(
             f"{what} {name!r} must match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)"
         )
+    too_long = id_name_problem(what, name)
+    if too_long is not None:
+        raise ScaffoldError(too_long)
     if reserved and name in RESERVED:
         raise ScaffoldError(
             f'{what} "{name}" is reserved on the site (/{name}/ holds {RESERVED[name]})'
@@ -275,7 +279,7 @@ def _write(root: Path, edited: list[_Source], created: dict[str, bytes]) -> None
     try:
         change.apply()
     except WriteError as error:
-        raise ScaffoldError(error.message) from None
+        raise ScaffoldError(f"{relative(root, error.path)}: {error.reason}") from None
 
 
 # --- editing a source in its own text

@@ -155,6 +155,32 @@ PATH_MAX = 4096
 """Bytes in a whole path, its final NUL included (Linux); the system's own figure where it says."""
 
 
+NAME_TOO_LONG = "site-name-too-long"
+
+
+def long_name(
+    who: str, length: int, what: str, advice: str, name_max: int = NAME_MAX
+) -> str | None:
+    """What is wrong with a name of ``length`` bytes, if a file system cannot hold it."""
+    if length <= name_max:
+        return None
+    return (
+        f"{who}: {what} would be named {length} bytes long, and a name holds at most "
+        f"{name_max}; {advice}"
+    )
+
+
+def id_name_problem(kind: str, text: str) -> str | None:
+    """:func:`unwritable`'s verdict on one new slug, bundle id or language, before it is added."""
+    length = len(os.fsencode(text))
+    if kind == "slug":
+        return long_name(f"role {_show(text)}", length, "its page's directory", "shorten the slug")
+    if kind == "bundle id":
+        return long_name(f"bundle {_show(text)}", length, "its directories", "shorten it")
+    longest = length + max(len(extension) for extension in EXTENSIONS.values())
+    return long_name(f"language {_show(text)}", longest, "its bundle file", "shorten it")
+
+
 def unwritable(
     catalog: Catalog, formats: Sequence[Format] = FORMATS, directory: Path | None = None
 ) -> list[Diagnostic]:
@@ -171,9 +197,9 @@ def unwritable(
         found.setdefault((pointer, rule), catalog.index.diagnostic(pointer, message, rule))
 
     def name(pointer: Pointer, who: str, length: int, what: str, advice: str) -> None:
-        if length > name_max:
-            message = f"{who}: {what} would be named {length} bytes long, and a name holds at most "
-            refuse(pointer, f"{message}{name_max}; {advice}", "site-name-too-long")
+        message = long_name(who, length, what, advice, name_max)
+        if message is not None:
+            refuse(pointer, message, NAME_TOO_LONG)
 
     def paths(pointer: Pointer, who: str, written: Iterable[str]) -> None:
         for path in written:

@@ -204,3 +204,44 @@ def test_a_target_that_is_a_directory_is_refused_before_anything_is_written(
         change.apply()
     assert (tmp_path / "index.json").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json", "lock"]
+
+
+LONG = "a" * 300
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["new", "role", LONG, "--bundle", "engineering"], "its page's directory would be named"),
+        (["new", "bundle", LONG, "--languages", "en"], "its directories would be named 300 bytes"),
+        (["new", "bundle", "support", "--languages", LONG], "its bundle file would be named 305"),
+        (["add-language", LONG, "--bundle", "writing"], "its bundle file would be named 305"),
+    ],
+    ids=["slug", "bundle id", "new bundle's language", "added language"],
+)
+def test_a_scaffold_refuses_a_name_no_file_system_holds(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    root = prepared(tmp_path, "long", unchanged)
+    before = snapshot(root)
+    refused = harness(root, args)
+    assert refused.returncode == 1
+    assert refused.stderr.count("\n") == 1 and message in refused.stderr
+    assert "a name holds at most 255; shorten" in refused.stderr  # the words of the check's rule
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("in_the_way", ["bundles/support", "bundles"])
+def test_a_scaffold_refuses_a_file_where_a_directory_must_go(
+    tmp_path: Path, in_the_way: str
+) -> None:
+    root = prepared(tmp_path, "file", unchanged)
+    if (root / in_the_way).is_dir():
+        shutil.rmtree(root / in_the_way)
+    (root / in_the_way).write_bytes(b"")
+    before = snapshot(root)
+    refused = harness(root, ["new", "bundle", "support", "--languages", "en,ru"])
+    assert refused.returncode == 1, refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert f"{in_the_way}: is a file where a directory must go" in refused.stderr
+    assert snapshot(root) == before
