@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import fcntl
 import os
 import shutil
 import tempfile
@@ -28,6 +29,32 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+_held: dict[Path, int] = {}
+"""Each staging directory this process builds into, with an open descriptor that holds a lock on
+it: a later build removes a staging directory no build holds (one a killed build left)."""
+
+
+def refusal(site: Path, owned: dict[str, Path]) -> str | None:
+    """Why ``site`` must not be built and swapped in, if it would replace or hold what the build
+    reads: the catalog, its lock, the templates, the config (``owned`` names each)."""
+    where = target(site)
+    for what, path in owned.items():
+        real = Path(os.path.realpath(path))
+        if where == real:
+            relation = "is"
+        elif where in real.parents:
+            relation = "contains"
+        elif real in where.parents:
+            relation = "lies inside"
+        else:
+            continue
+        return (
+            f"the site directory {site} {relation} {what} {path}: building there would replace "
+            "or change it; choose another site directory"
+        )
+    return None
+
+
 def target(site: Path) -> Path:
     """The directory that gets replaced: a symlinked site directory stays a symlink."""
     return Path(os.path.realpath(site))
@@ -38,8 +65,10 @@ def stage(site: Path, *, seeded: bool = False) -> Path:
     (for a ``--dirty`` build, which rewrites only what changed)."""
     site = target(site)
     site.parent.mkdir(parents=True, exist_ok=True)
+    remove_abandoned(site)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}{STAGING_INFIX}", dir=site.parent))
     try:
+        _held[staging] = _lock(staging)
         if site.is_dir():
             os.chmod(staging, site.stat().st_mode & 0o7777)
             if seeded:
@@ -52,9 +81,48 @@ def stage(site: Path, *, seeded: bool = False) -> Path:
     return staging
 
 
+def remove_abandoned(site: Path) -> list[Path]:
+    """Remove the staging directories beside ``site`` that no running build holds."""
+    removed = []
+    for found in site.parent.glob(f".{site.name}{STAGING_INFIX}*"):
+        try:
+            descriptor = _lock(found)
+        except OSError:  # a build is writing it, or it is gone already, or not a directory
+            continue
+        try:
+            shutil.rmtree(found, ignore_errors=True)
+            removed.append(found)
+        finally:
+            os.close(descriptor)
+    return removed
+
+
+def _lock(directory: Path) -> int:
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _release(staging: Path) -> None:
+    descriptor = _held.pop(staging, None)
+    if descriptor is not None:
+        os.close(descriptor)
+
+
 def swap_in(staging: Path, site: Path) -> None:
     """Put the staged build where ``site`` is, then remove what was there."""
     site = target(site)
+    try:
+        _swap_in(staging, site)
+    finally:
+        _release(staging)
+
+
+def _swap_in(staging: Path, site: Path) -> None:
     if not os.path.lexists(site):
         os.rename(staging, site)
         return
@@ -75,6 +143,7 @@ def swap_in(staging: Path, site: Path) -> None:
 def discard(staging: Path) -> None:
     """Remove a staging directory, after a failed build."""
     _remove(staging)
+    _release(staging)
 
 
 def _exchange(first: Path, second: Path) -> bool:

@@ -37,6 +37,7 @@ from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.feeds import Feed
 from build_tools.history import History, Reach, Reading
+from build_tools.lock import LOCK_FILE
 from build_tools.reuse import Reuse
 from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
@@ -124,6 +125,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         lock = self.lock = (
             Path(os.path.realpath(base / self.config.lock)) if self.config.lock else None
         )
+        if not self.serving:  # a preview builds into a directory of its own
+            self._guard(config, base)
         self.renderer = pages.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
@@ -172,6 +175,20 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             config.extra["alternate"] = True
         self.timings.mark("checked")
         return config
+
+    def _guard(self, config: MkDocsConfig, base: Path) -> None:
+        """Refuse a site directory that would replace or hold what the build reads."""
+        owned = {
+            "the catalog directory": self.catalog_dir,
+            "the lock": self.lock or self.catalog_dir / LOCK_FILE,
+            "the config file": Path(config.config_file_path or base / "mkdocs.yml"),
+            "the page templates": base / self.config.page_templates,
+        }
+        if config.theme.custom_dir:
+            owned["the theme overrides"] = Path(config.theme.custom_dir)
+        refused = publish.refusal(Path(config.site_dir), owned)
+        if refused is not None:
+            raise PluginError(f"{refused}; nothing was built")
 
     def _settle(
         self, config: MkDocsConfig, catalog: Catalog | None, problems: list[Diagnostic]

@@ -203,3 +203,63 @@ def test_hostile_input_fails_the_build_in_one_line(
     assert expected and expected[0].startswith("bundles/writing/ru.json")
     assert set(expected) <= set(failed.output.splitlines())
     assert snapshot(published) == before
+
+
+@pytest.mark.parametrize("aim", ["the catalog", "a symlink to it", "its parent", "inside it"])
+def test_a_build_aimed_at_the_catalog_refuses_and_touches_nothing(
+    tmp_path: Path, aim: str
+) -> None:
+    workspace = tmp_path / "repo"
+    catalog = copy_catalog(OUR_CATALOG, workspace / "roles" / "catalog")
+    config = configure(workspace)
+    site = {
+        "the catalog": catalog,
+        "a symlink to it": workspace / "site",
+        "its parent": catalog.parent,
+        "inside it": catalog / "bundles",
+    }[aim]
+    if aim == "a symlink to it":
+        site.symlink_to(catalog, target_is_directory=True)
+    before = snapshot(workspace)
+    refused = build_with(config, catalog, site)
+    assert refused.returncode == 1, refused.output
+    assert "Traceback" not in refused.output
+    line = next(x for x in refused.output.splitlines() if "the site directory" in x)
+    assert str(site) in line and str(catalog) in line and "the catalog directory" in line
+    assert snapshot(workspace) == before
+    assert sorted(p.name for p in workspace.iterdir()) == sorted(
+        ["roles", "mkdocs.yml", *(["site"] if aim == "a symlink to it" else [])]
+    )
+
+
+@pytest.mark.parametrize("what", ["the config file", "the page templates"])
+def test_a_build_aimed_at_its_config_or_templates_refuses(tmp_path: Path, what: str) -> None:
+    templates = Path(shutil.copytree(REPO / "templates/pages", tmp_path / "pages"))
+    config = configure(tmp_path, templates=templates)
+    site = tmp_path if what == "the config file" else templates
+    (tmp_path / "docs-elsewhere").mkdir()  # MkDocs itself refuses a site holding its docs
+    before = snapshot(tmp_path)
+    refused = build_with(config, OUR_CATALOG, site)
+    assert refused.returncode == 1
+    assert f"contains {what}" in refused.output or f"is {what}" in refused.output
+    assert snapshot(tmp_path) == before
+
+
+def test_a_staging_directory_a_killed_build_left_is_removed_but_not_a_running_ones(
+    published: Path, tmp_path: Path
+) -> None:
+    import fcntl
+
+    abandoned = published.parent / f".{published.name}.rolecat-killed00"
+    abandoned.mkdir()
+    (abandoned / "index.html").write_text("half a site", encoding="utf-8")
+    running = published.parent / f".{published.name}.rolecat-running0"
+    running.mkdir()
+    held = os.open(running, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # as a build that is still writing it holds it
+    try:
+        again = build_with(configure(tmp_path), OUR_CATALOG, published)
+        assert again.returncode == 0, again.output
+        assert staging_left(published) == [running.name]
+    finally:
+        os.close(held)
