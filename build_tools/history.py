@@ -41,7 +41,7 @@ from build_tools.catalog import (
     load_catalog,
     read_document,
 )
-from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.diagnostics import Diagnostic, Pointer, one_line
 from build_tools.lock import LOCK_FILE, role_hash
 from build_tools.rules import BUNDLE_RULES, CATALOG_RULES, SAME_IN_EVERY_LANGUAGE, run_rules
 from build_tools.sources import Document
@@ -70,6 +70,8 @@ class Commit:
     date: datetime
     author: str
     subject: str
+    unreadable: str = ""
+    """Why the commit or the catalog at it cannot be read, if so: it is skipped, with this."""
 
     @property
     def short(self) -> str:
@@ -382,6 +384,7 @@ class _Repository:
             "--no-renames",
             "--no-abbrev",
             "--no-color",
+            "--encoding=UTF-8",
             "--format=%x01%H%x00%ct%x00%an%x00%s",
             self.head,
             "--",
@@ -397,7 +400,11 @@ class _Repository:
             sha, when, author, subject = (
                 t.decode("utf-8", "replace") for t in tokens[position : position + 4]
             )
-            commit = Commit(sha[1:], datetime.fromtimestamp(int(when), UTC), author, subject)
+            try:
+                commit = Commit(sha[1:], datetime.fromtimestamp(int(when), UTC), author, subject)
+            except (ValueError, OverflowError, OSError):
+                why = f"its date ({when} seconds since 1970) is out of range"
+                commit = Commit(sha[1:], _EPOCH, author, subject, why)
             position += 4
             changed = []
             while position + 1 < len(tokens) and tokens[position].lstrip(b"\n").startswith(b":"):
@@ -411,10 +418,27 @@ class _Repository:
             yield commit, changed
 
 
+_EPOCH = datetime.fromtimestamp(0, UTC)
+
+GIT = (
+    "git",
+    *("-c", "i18n.logOutputEncoding=UTF-8"),
+    *("-c", "log.showRoot=true"),
+    *("-c", "log.showSignature=false"),
+    *("-c", "log.follow=false"),
+    *("-c", "diff.relative=false"),
+    *("-c", "diff.noprefix=false"),
+    *("-c", "color.ui=never"),
+    *("-c", "core.quotePath=true"),
+)
+"""git with every setting the parser relies on given explicitly: whatever a user's configuration
+says (authors in cp1251, no diff for the root commit, signatures in the log), it reads the same."""
+
+
 def _git(cwd: Path, *args: str) -> bytes:
     try:
         done = subprocess.run(
-            ["git", *args],
+            [*GIT, *args],
             cwd=cwd,
             capture_output=True,
             check=False,
@@ -439,7 +463,7 @@ class _CatFile:
     def __init__(self, top: Path) -> None:
         try:
             self._process = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
+                [*GIT, "cat-file", "--batch"],
                 cwd=top,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -733,7 +757,17 @@ class _Replay:
                 if first is None:
                     first = commit
                     truncated = commit.id in self.repo.shallow
-                catalog = self._publishable(_Tree(self.repo.prefix, files, blobs))
+                if commit.unreadable:
+                    self.skipped.append(commit)
+                    continue
+                try:
+                    catalog = self._publishable(_Tree(self.repo.prefix, files, blobs))
+                except HistoryUnavailable:
+                    raise
+                except Exception as error:  # a file no check foresaw (a lock nested too deep)
+                    why = one_line(f"{type(error).__name__}: {error}")[:200]
+                    self.skipped.append(replace(commit, unreadable=why))
+                    continue
                 if catalog is None:
                     self.skipped.append(commit)
                     continue

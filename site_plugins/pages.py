@@ -518,7 +518,12 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         if lang in bundle.files
     }
     return SitePage(
-        src, bundle.name(language), language, html, True, bundle.files[language].path,
+        src,
+        bundle.name(language),
+        language,
+        html,
+        True,
+        bundle.files[language].path,
         _alternates(alternates),
     )
 

@@ -288,10 +288,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             if reach.unavailable:
                 log.info(f"no history of the catalog: {reach.detail or reach.unavailable}")
             for commit in committed.skipped:
-                log.info(
-                    f"history: commit {commit.short} ({commit.subject}) is skipped: the catalog "
-                    "there fails its check, so it was never published"
+                why = (
+                    f"it cannot be read: {commit.unreadable}"
+                    if commit.unreadable
+                    else "the catalog there fails its check, so it was never published"
                 )
+                log.info(f"history: commit {commit.short} ({commit.subject}) is skipped: {why}")
         if self.serving:  # a build lets it go with the catalog, before the search index is written
             self.committed = committed
         return committed.including(self.catalog)
