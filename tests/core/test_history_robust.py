@@ -4,7 +4,6 @@ A commit it cannot read (a date Python cannot hold, a lock nested too deep to pa
 with its reason, as a commit whose catalog fails its check is; the rest of the history stands.
 """
 
-# ruff: noqa: RUF001
 
 from __future__ import annotations
 
