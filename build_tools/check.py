@@ -35,7 +35,7 @@ from build_tools.lock import (
 )
 from build_tools.reuse import Reuse
 from build_tools.rules import run_rules
-from build_tools.secret_scan import SecretScan
+from build_tools.secret_scan import SecretScan, redact
 from build_tools.site_paths import Site
 
 
@@ -112,6 +112,7 @@ def check_catalog(
     with _no_cycle_collection():
         result = _check(root, lock_path, site or Site(), memo, reuse, pruning)
     result.recovered = recovered
+    result.diagnostics = redact(result.diagnostics)
     return result
 
 
@@ -143,9 +144,15 @@ def _check(
         return CheckResult(catalog, sorted(set(diagnostics)))
     diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
     scan.index(catalog.index)
+    for document in [
+        catalog.index,
+        *(f.document for b in catalog.bundles for f in b.files.values()),
+    ]:
+        scan.source(document)
     allowed, problems = read_allowlist(root)
     verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
     diagnostics += problems + [d for d in verdict.diagnostics if not pruning or d.rule != STALE]
+    diagnostics += scan.outside_values()
     if not diagnostics:
         diagnostics = published.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))

@@ -22,7 +22,7 @@ import pickle
 import posixpath
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from build_tools import schema
+from build_tools.allowlist import ALLOWLIST_FILE
 from build_tools.catalog import (
     BUNDLES_DIR,
     Bundle,
@@ -44,6 +45,7 @@ from build_tools.catalog import (
 from build_tools.diagnostics import Diagnostic, Pointer, one_line
 from build_tools.lock import LOCK_FILE, role_hash
 from build_tools.rules import BUNDLE_RULES, CATALOG_RULES, SAME_IN_EVERY_LANGUAGE, run_rules
+from build_tools.secret_scan import scan_text
 from build_tools.sources import Document
 
 FIELDS = (
@@ -73,9 +75,19 @@ class Commit:
     unreadable: str = ""
     """Why the commit or the catalog at it cannot be read, if so: it is skipped, with this."""
 
+    def without_credentials(self) -> Commit:
+        """Its author and subject are published: one that holds a credential is left out."""
+        author = WITHHELD if scan_text(self.author) else self.author
+        subject = WITHHELD if scan_text(self.subject) else self.subject
+        return replace(self, author=author, subject=subject)
+
     @property
     def short(self) -> str:
         return self.id[:7]
+
+
+WITHHELD = ""
+"""What stands for a text left out of the history because it held a credential."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,9 @@ class Version:
     """Already in the catalog where a truncated history starts: its date and past are unknown."""
     removed: Commit | None = None
     """The role left the catalog at this commit, after this version."""
+    withheld: tuple[str, ...] = ()
+    """``"en instructions"`` for each text left out because it held a credential: an old
+    version is published on its page, in diffs and feeds, and a credential never is."""
 
     @property
     def languages(self) -> list[str]:
@@ -251,6 +266,33 @@ def _content(texts: dict[str, dict[str, Any]]) -> Content:
     return {
         lang: {name: role[name] for name in FIELDS if name in role} for lang, role in texts.items()
     }
+
+
+def _withhold(content: Content, allowed: Collection[str]) -> tuple[Content, tuple[str, ...]]:
+    """``content`` with every field that holds a credential (one the allowlist of its commit
+    did not allow) left out, and which fields those were."""
+    left_out: list[str] = []
+    kept: Content = {}
+    for language, fields in content.items():
+        kept[language] = dict(fields)
+        for name, value in fields.items():
+            texts = [value] if isinstance(value, str) else list(_strings_in(value))
+            if any(f.digest not in allowed for text in texts for f in scan_text(text)):
+                kept[language][name] = WITHHELD if isinstance(value, str) else None
+                left_out.append(f"{language} {name}")
+    return kept, tuple(left_out)
+
+
+def _strings_in(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings_in(item)
 
 
 class HistoryUnavailable(Exception):
@@ -757,11 +799,13 @@ class _Replay:
                 if first is None:
                     first = commit
                     truncated = commit.id in self.repo.shallow
+                commit = commit.without_credentials()
                 if commit.unreadable:
                     self.skipped.append(commit)
                     continue
+                tree = _Tree(self.repo.prefix, files, blobs)
                 try:
-                    catalog = self._publishable(_Tree(self.repo.prefix, files, blobs))
+                    catalog = self._publishable(tree)
                 except HistoryUnavailable:
                     raise
                 except Exception as error:  # a file no check foresaw (a lock nested too deep)
@@ -771,7 +815,7 @@ class _Replay:
                 if catalog is None:
                     self.skipped.append(commit)
                     continue
-                self._record(catalog, commit, at_start=truncated and not self.roles)
+                self._record(catalog, commit, _allowed(tree), at_start=truncated and not self.roles)
         if first is None:
             return History(Reach(unavailable="not-committed"), key=self.key)
         reach = Reach(start=first.date, truncated=truncated)
@@ -808,7 +852,13 @@ class _Replay:
                 return None
         return catalog
 
-    def _record(self, catalog: Catalog, commit: Commit, at_start: bool) -> None:
+    def _record(
+        self,
+        catalog: Catalog,
+        commit: Commit,
+        allowed: dict[str, set[str]],
+        at_start: bool,
+    ) -> None:
         present: set[str] = set()
         recorded: dict[str, _BundleKey] = {}
         for bundle in catalog.bundles:
@@ -820,13 +870,14 @@ class _Replay:
                 if slug in present:
                     continue
                 present.add(slug)
-                content = _content(texts)
+                content, withheld = _withhold(_content(texts), allowed.get(slug, set()))
                 known = self.roles.get(slug)
                 last = known.versions[-1] if known else None
                 if last is not None and slug in self.present and last.number == number:
                     last.content, last.bundle = content, bundle.id  # last published content
+                    last.withheld = withheld
                     continue
-                version = Version(number, bundle.id, content, commit, at_start)
+                version = Version(number, bundle.id, content, commit, at_start, withheld=withheld)
                 if known is None:
                     self.roles[slug] = RoleHistory(slug, [version])
                 else:
@@ -834,6 +885,16 @@ class _Replay:
         for slug in self.present - present:
             self.roles[slug].versions[-1].removed = commit
         self.present, self.recorded = present, recorded
+
+
+def _allowed(tree: _Tree) -> dict[str, set[str]]:
+    """The digests the catalog's allowlist allowed at this commit, by role."""
+    try:
+        raw = tree.read(ALLOWLIST_FILE)
+        entries = json.loads(raw) if raw is not None else {}
+        return {slug: set(digests) for slug, digests in entries.items()}
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return {}
 
 
 def _lock_agrees(raw: bytes, expected: dict[str, dict[str, Any]]) -> bool:

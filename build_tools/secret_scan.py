@@ -24,8 +24,9 @@ import contextlib
 import hashlib
 import re
 import string
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
@@ -240,6 +241,40 @@ class SecretScan:
 
     def __init__(self) -> None:
         self.hits: list[Hit] = []
+        self.raw: list[tuple[Document, str, list[Finding]]] = []
+        """Findings in the whole text of sources published as their own bytes."""
+
+    def source(self, document: Document) -> None:
+        """A YAML source is published as written, comments, anchors, tags and keys included:
+        its text is scanned too, not only its values. (A JSON source holds nothing else that
+        could carry a credential: its keys are the schema's, and duplicate keys are refused.)"""
+        if document.inlined or not document.path.endswith((".yaml", ".yml")):
+            return
+        text = document.raw.decode("utf-8", "replace")
+        found = scan_text(text)
+        if found:
+            self.raw.append((document, text, found))
+
+    def outside_values(self) -> list[Diagnostic]:
+        """Each credential in a source's text that no value holds: it cannot be allowed."""
+        diagnostics = []
+        for document, text, found in self.raw:
+            in_values = Counter(
+                hit.finding.digest
+                for hit in self.hits
+                if hit.document is document and hit.instructions_file is None
+            )
+            for finding in found:
+                if in_values[finding.digest] > 0:
+                    in_values[finding.digest] -= 1
+                    continue
+                line, col = _line_col(text, finding.start)
+                message = (
+                    f"a credential ({finding.kind}) outside any value (in a comment, an anchor, "
+                    f"a tag or a key): the file is published as written; {ADVICE}; remove it"
+                )
+                diagnostics.append(Diagnostic(document.path, line, col, message, "secret"))
+        return diagnostics
 
     def bundle(self, bundle: Bundle) -> None:
         for file in bundle.files.values():
@@ -301,6 +336,23 @@ def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
     elif isinstance(value, list):
         for position, item in enumerate(value):
             yield from _strings(item, (*pointer, position))
+
+
+HIDDEN = "<a credential, not shown>"
+
+
+def redact(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics with every credential their messages quote (a rule that shows the value it
+    is about) replaced by :data:`HIDDEN`: a message is printed, logged and annotated."""
+    redacted = []
+    for diagnostic in diagnostics:
+        message = diagnostic.message
+        for finding in reversed(scan_text(message)):
+            message = message[: finding.start] + HIDDEN + message[finding.end :]
+        redacted.append(
+            diagnostic if message == diagnostic.message else replace(diagnostic, message=message)
+        )
+    return redacted
 
 
 def diagnose(hit: Hit, allowlist_file: str) -> Diagnostic:

@@ -286,6 +286,10 @@ def _version_context(
         "state": None if changed else what_changed(previous, version, language, words),
         "fields": fields,
         "instructions": instructions,
+        "withheld": words["withheld_note"]
+        % {"fields": ", ".join(version.withheld or previous.withheld)}
+        if version.withheld or previous.withheld
+        else None,
         "stale": words["stale_note"]
         % {"languages": _languages(why.changed), "version": show(why.since.number)}
         if why

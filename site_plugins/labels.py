@@ -110,6 +110,9 @@ LABELS: dict[str, dict[str, str]] = {
         "stale": "possibly out of date",
         "stale_note": "This translation may be out of date: %(languages)s changed in version "
         "%(version)s and this language did not.",
+        "withheld": "Left out",
+        "withheld_note": "Some of this version's text is not shown: it held a credential "
+        "(%(fields)s).",
         "version_title": "%(name)s, version %(version)s",
         "compared_with": "Compared with version %(version)s (%(date)s).",
         "no_change": "No change in this language.",
@@ -212,6 +215,8 @@ LABELS: dict[str, dict[str, str]] = {
         "stale": "возможно, устарел",
         "stale_note": "Этот перевод, возможно, устарел: в версии %(version)s изменился текст "
         "(%(languages)s), а на этом языке — нет.",
+        "withheld": "Скрыто",
+        "withheld_note": "Часть текста этой версии не показана: в нём был секрет (%(fields)s).",
         "version_title": "%(name)s, версия %(version)s",
         "compared_with": "Сравнение с версией %(version)s (%(date)s).",
         "no_change": "На этом языке ничего не изменилось.",

@@ -294,6 +294,14 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                     else "the catalog there fails its check, so it was never published"
                 )
                 log.info(f"history: commit {commit.short} ({commit.subject}) is skipped: {why}")
+            for role in committed.roles.values():
+                for version in role.versions:
+                    if version.withheld:
+                        log.info(
+                            f"history: role {role.slug} version {version.number}: "
+                            f"{', '.join(version.withheld)} left out of the site (it held a "
+                            "credential)"
+                        )
         if self.serving:  # a build lets it go with the catalog, before the search index is written
             self.committed = committed
         return committed.including(self.catalog)

@@ -4,7 +4,6 @@ A commit it cannot read (a date Python cannot hold, a lock nested too deep to pa
 with its reason, as a commit whose catalog fails its check is; the rest of the history stands.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -183,3 +182,42 @@ def test_a_lock_nested_too_deep_to_parse_skips_its_commit(repository: Path, tmp_
     assert [c.id for c in history.skipped] == [deep]
     assert [v.number for v in history.roles["reviewer"].versions] == [1, 2]
     json.dumps(summary(history), default=str)  # everything in it can be shown
+
+
+def test_a_credential_in_an_old_version_never_reaches_the_site(tmp_path: Path) -> None:
+    """Committed once, removed since: its version's text is left out of pages, diffs and feeds,
+    and the page and the build log say so."""
+    from tests.core.test_secrets import SECRETS
+    from tests.site.helpers import build
+    from tests.support import lock_as_is
+
+    secret = SECRETS["GitHub Token"]
+    root = tmp_path / "repo"
+    GitRepo(root)
+    story = Story(root / "catalog")
+    story.roles["reviewer"]["en"]["instructions"] += f"\n\nDeploy with {secret}."
+    story.write(lock=False)
+    lock_as_is(root / "catalog")  # a check would refuse it today; an old commit was not checked
+    commit(root, "reviewer: with a deploy token")
+    story.versions["reviewer"] = 2
+    story.roles["reviewer"]["en"]["instructions"] = "You review. The token is gone."
+    story.write()
+    commit(root, f"reviewer: token removed (was {secret})", when="1770292800 +0000")
+
+    history = read_history(root / "catalog")
+    first, second = history.roles["reviewer"].versions
+    assert first.withheld == ("en instructions",) and second.withheld == ()
+    assert second.commit is not None and secret not in second.commit.subject
+
+    built = build(root / "catalog", tmp_path / "site")
+    assert built.returncode == 0, built.output
+    assert secret not in built.output
+    assert "role reviewer version 1: en instructions left out of the site" in built.output
+    leaked = [
+        p.relative_to(built.site).as_posix()
+        for p in built.site.rglob("*")
+        if p.is_file() and secret.encode() in p.read_bytes()
+    ]
+    assert leaked == []
+    page = (built.site / "en/team/reviewer/v2/index.html").read_text(encoding="utf-8")
+    assert "it held a credential (en instructions)" in page

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from build_tools.convert import convert_catalog
 from build_tools.credentials import is_credential_name
 from build_tools.formats import dump_yaml
 from build_tools.secret_scan import DETECTORS, FILTERS, scan_text, suspect
@@ -371,3 +372,62 @@ def test_findings_and_fix(catalog: Catalog) -> None:
     assert fixed.code == 1
     assert "holds a credential (GitHub Token)" in fixed.out
     assert not catalog.path(ALLOWLIST).exists()
+
+
+# --- what is published as written, and what messages quote -----------------------------------
+
+
+def as_yaml(catalog: Catalog) -> Path:
+    catalog.lock()
+    assert convert_catalog(catalog.root, "yaml").diagnostics == []
+    assert catalog.check().code == 0
+    return catalog.root / "bundles/alpha/en.yaml"
+
+
+@pytest.mark.parametrize("where", ["a comment", "an anchor", "a comment after a value"])
+def test_a_credential_outside_every_value_of_a_yaml_source_is_refused_where_it_stands(
+    catalog: Catalog, where: str
+) -> None:
+    secret = SECRETS["GitHub Token"]
+    source = as_yaml(catalog)
+    text = source.read_text(encoding="utf-8")
+    if where == "a comment":
+        text = f"# GITHUB_TOKEN={secret}\n{text}"
+        line, col = 1, len("# GITHUB_TOKEN=") + 1
+    elif where == "an anchor":
+        text = text.replace("schemaVersion: 1", f"schemaVersion: &{secret} 1", 1)
+        line = text[: text.index(secret)].count("\n") + 1
+        col = text.split("\n")[line - 1].index(secret) + 1
+    else:
+        text = text.replace("schemaVersion: 1", f"schemaVersion: 1  # {secret}", 1)
+        line = text[: text.index(secret)].count("\n") + 1
+        col = text.split("\n")[line - 1].index(secret) + 1
+    source.write_text(text, encoding="utf-8")
+    result = catalog.check()
+    assert result.code == 1
+    (reported,) = result.lines
+    assert reported.startswith(f"bundles/alpha/en.yaml:{line}:{col}: a credential (GitHub Token)")
+    assert "published as written" in reported
+    assert secret_free(result.out + result.err, secret)
+
+
+def test_a_credential_in_a_value_of_a_yaml_source_is_reported_once(catalog: Catalog) -> None:
+    secret = SECRETS["GitHub Token"]
+    source = as_yaml(catalog)
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("Be precise.", f"Use {secret}.", 1), encoding="utf-8")
+    result = catalog.check()
+    assert result.code == 1
+    assert len([line for line in result.lines if "credential" in line]) == 1
+
+
+def test_no_message_quotes_a_credential(catalog: Catalog) -> None:
+    """Another rule showing the value it is about must not echo what the secret scan hid."""
+    secret = SECRETS["GitHub Token"]
+    plant(catalog, "emoji", secret)
+    result = catalog.check()
+    assert result.code == 1
+    assert any("must be the same in every language" in line for line in result.lines)
+    assert secret_free(result.out + result.err, secret)
+    result = catalog.check("--format", "json")
+    assert secret_free(result.out + result.err, secret)

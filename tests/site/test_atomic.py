@@ -206,9 +206,7 @@ def test_hostile_input_fails_the_build_in_one_line(
 
 
 @pytest.mark.parametrize("aim", ["the catalog", "a symlink to it", "its parent", "inside it"])
-def test_a_build_aimed_at_the_catalog_refuses_and_touches_nothing(
-    tmp_path: Path, aim: str
-) -> None:
+def test_a_build_aimed_at_the_catalog_refuses_and_touches_nothing(tmp_path: Path, aim: str) -> None:
     workspace = tmp_path / "repo"
     catalog = copy_catalog(OUR_CATALOG, workspace / "roles" / "catalog")
     config = configure(workspace)
