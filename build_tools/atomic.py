@@ -125,10 +125,11 @@ class _Plan:
     def of(cls, journal: Path, writes: dict[Path, bytes], removes: list[Path]) -> _Plan:
         # Short names, whatever the target's: a target may be as long as a name can be.
         tag = journal.name.removeprefix(JOURNAL_PREFIX)
-        entries, trees = [], []
+        entries: list[_Entry] = []
+        trees: list[Path] = []
         for number, target in enumerate([*writes, *removes]):
-            if target in writes and _new_tree(target) is not None:
-                top = _new_tree(target)
+            top = _new_tree(target) if target in writes else None
+            if top is not None:
                 if top not in trees:
                     trees.append(top)
                 continue
