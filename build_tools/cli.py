@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from build_tools.remote import Remote
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+MAX_TIMEOUT_SECONDS = 86_400
+"""A day: longer is no timeout, and the clock arithmetic behind one overflows past it."""
 EXIT_INTERNAL = 70  # EX_SOFTWARE
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
@@ -425,8 +427,12 @@ def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
         normalize_base,
     )
 
-    if not args.timeout > 0:
-        print("rolecat: error: --timeout must be a positive number of seconds", file=err)
+    if not 0 < args.timeout <= MAX_TIMEOUT_SECONDS:  # nan, inf and 1e309 included
+        print(
+            f"rolecat: error: --timeout must be a number of seconds above 0 and at most "
+            f"{MAX_TIMEOUT_SECONDS:,} (got {args.timeout:g})",
+            file=err,
+        )
         return None
     try:
         return normalize_base(args.base_url if args.command == "verify" else args.against)

@@ -65,7 +65,15 @@ class BaseUrlError(ValueError):
 
 def normalize_base(base: str) -> str:
     """The base as the server uses it: ``http(s)://`` only, trailing slashes stripped."""
-    parts = urlsplit(base)
+    if any(
+        character.isspace() or ord(character) < 0x20 or ord(character) == 0x7F for character in base
+    ):
+        raise BaseUrlError(f"the base URL holds a space or a control character: {base!r}")
+    try:
+        parts = urlsplit(base)
+        parts.port  # noqa: B018 (urllib checks the port only when asked for it)
+    except ValueError as error:
+        raise BaseUrlError(f"not a well-formed URL: {base!r} ({error})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BaseUrlError(
             f"not an http:// or https:// URL: {base!r} (the server only fetches from http(s) URLs)"

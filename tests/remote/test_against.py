@@ -271,13 +271,37 @@ def test_a_host_with_neither_generation_reports_the_json_one(
     [
         (["--against", "ftp://example.org"], "not an http:// or https:// URL"),
         (["--against", "http://127.0.0.1:1", "--fix"], "cannot be combined with --update-hashes"),
-        (["--against", "http://127.0.0.1:1", "--timeout", "-1"], "--timeout must be positive"),
+        *(
+            (["--against", "http://127.0.0.1:1", "--timeout", value], "--timeout must be a number")
+            for value in ("-1", "0", "inf", "nan", "1e309", "1e300")
+        ),
+        (["--against", "http://[::1"], "not a well-formed URL: 'http://[::1'"),
+        (["--against", "http://[::1]:99999/"], "not a well-formed URL"),
+        (["--against", "http://a b/"], "holds a space or a control character"),
     ],
 )
 def test_usage_errors(local: Path, argv: list[str], message: str) -> None:
     result = run("check", "--catalog", str(local), *argv)
     assert result.code == 2
-    assert message in result.err.replace("a positive number of seconds", "positive")
+    assert message in result.err
+    assert result.err.count("\n") == 1 and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["http://[::1"],
+        ["http://[::1]:99999/"],
+        ["http://a\tb/"],
+        ["http://127.0.0.1:1", "--timeout", "inf"],
+        ["http://127.0.0.1:1", "--timeout", "nan"],
+        ["http://127.0.0.1:1", "--timeout", "1e309"],
+    ],
+)
+def test_verify_usage_errors_are_one_line(argv: list[str]) -> None:
+    result = run("verify", *argv)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and result.err.startswith("rolecat: error: ")
 
 
 def test_a_live_bundle_missing_a_role_is_reported_not_compared(

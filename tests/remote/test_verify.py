@@ -181,7 +181,7 @@ def test_only_http_and_https_bases(base: str) -> None:
 def test_a_timeout_must_be_positive() -> None:
     result = run("verify", "http://127.0.0.1:1", "--timeout", "0")
     assert result.code == 2
-    assert "--timeout must be a positive number" in result.err
+    assert "--timeout must be a number of seconds above 0" in result.err
 
 
 @pytest.mark.parametrize("formats", ["xml", "json,yml", ","])
