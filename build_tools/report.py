@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, TextIO, get_args
 from urllib.parse import urlsplit
 
-from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.diagnostics import Diagnostic, Pointer, one_line
 
 OutputFormat = Literal["text", "json", "github"]
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
@@ -72,8 +72,10 @@ def github_command(diagnostic: Diagnostic, path: str | None, label: str = "") ->
         message = label + str(diagnostic)
     if diagnostic.rule:
         properties.append(("title", diagnostic.rule))
-    listed = ",".join(f"{name}={escape_property(value)}" for name, value in properties)
-    return f"::error{' ' if listed else ''}{listed}::{escape_data(message)}"
+    # Control and bidirectional characters escaped as in the text format: a runner's log and
+    # annotations show them too.
+    listed = ",".join(f"{name}={escape_property(one_line(value))}" for name, value in properties)
+    return f"::error{' ' if listed else ''}{listed}::{escape_data(one_line(message))}"
 
 
 Locate = Callable[[str], str | None]

@@ -170,7 +170,7 @@ def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
                     continue
                 position, role = found
                 for field in SAME_IN_EVERY_LANGUAGE:
-                    if role.get(field, _ABSENT) != expected[1].get(field, _ABSENT):
+                    if _value(role, field) != _value(expected[1], field):
                         pointer = (
                             ("roles", position, field) if field in role else ("roles", position)
                         )
@@ -184,6 +184,11 @@ def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
 
 
 _ABSENT = object()
+
+
+def _value(role: dict[str, Any], field: str) -> Any:
+    """A field as the server reads it: an absent ``modelConfig`` is ``null``."""
+    return role.get(field, None if field == "modelConfig" else _ABSENT)
 
 
 def _show(role: dict[str, Any], field: str) -> str:

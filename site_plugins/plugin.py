@@ -127,6 +127,13 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         if not self.serving:  # a preview builds into a directory of its own
             self._guard(config, base)
+        if config.site_url:  # the overview advertises it as AI_AGENT_ROLES_CATALOG_URL
+            from build_tools.remote import BaseUrlError, normalize_base
+
+            try:
+                normalize_base(config.site_url)
+            except BaseUrlError as error:
+                raise PluginError(f"site_url: {error}") from None
         self.renderer = pages.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,

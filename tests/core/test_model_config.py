@@ -234,3 +234,10 @@ def test_display_label_and_chain_follow_the_seed() -> None:
     ]
     assert display_label("deepseek-chat") == "deepseek-chat"
     assert fallback_chain("max") == ("max", "pro", "flash", "lite")
+
+
+def test_null_and_absent_model_config_are_the_same_in_every_language(catalog: Catalog) -> None:
+    """The server reads an absent modelConfig as null: one language may write either."""
+    give_model(catalog, None, "en")
+    assert "modelConfig" not in catalog.files[("beta", "ru")]["roles"][0]
+    assert catalog.check().code == 0, catalog.check().out

@@ -62,6 +62,16 @@ def test_workflow_command_escaping() -> None:
     assert escape_data("%0A") == "%250A"
 
 
+def test_workflow_commands_escape_control_and_bidi_characters_as_text_does() -> None:
+    diagnostic = Diagnostic("a\u202eb.json", 1, 2, 'role "x\u202e\x1b[31m": bad', "rule")
+    command = github_command(diagnostic, "a\u202eb.json")
+    assert "\u202e" not in command and "\x1b" not in command
+    assert command == (
+        '::error file=a\\u202eb.json,line=1,col=2,title=rule::role "x\\u202e\\x1b[31m": bad'
+    )
+    assert str(diagnostic).endswith('role "x\\u202e\\x1b[31m": bad')
+
+
 @pytest.mark.parametrize(
     ("diagnostic", "path", "label", "expected"),
     [
@@ -76,7 +86,7 @@ def test_workflow_command_escaping() -> None:
             Diagnostic("bundles/a/en.json", 0, 0, "missing: a\nb", "missing-file"),
             "x,y:z/bundles/a/en.json",
             "",
-            "::error file=x%2Cy%3Az/bundles/a/en.json,title=missing-file::missing: a%0Ab",
+            "::error file=x%2Cy%3Az/bundles/a/en.json,title=missing-file::missing: a\\nb",
         ),
         (
             Diagnostic("https://h.example/c/index.json", 3, 4, "HTTP 404", "fetch-status"),
@@ -212,7 +222,8 @@ def test_convert_takes_the_format_too(catalog: Catalog) -> None:
 
 
 def test_github_golden_output_with_escapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A catalog directory whose name needs escaping, a key holding % CR LF, a missing file."""
+    """A catalog directory whose name needs escaping, a key holding % CR LF (shown escaped, as in
+    the text format), a missing file."""
     repository = git_init(tmp_path / "repo")
     root = repository / "data" / "my,cat:alog 100%"
     write_json(
@@ -230,7 +241,7 @@ def test_github_golden_output_with_escapes(tmp_path: Path, monkeypatch: pytest.M
         "::error file=data/my%2Ccat%3Aalog 100%25/bundles/b/en.json,title=missing-file::"
         'missing: bundle "b" declares language "en" (index.json:10:9)',
         "::error file=data/my%2Ccat%3Aalog 100%25/index.json,line=15,col=3,"
-        'title=schema-additionalProperties::unknown field "x%25y%0D%0Az" (known: bundles, '
+        'title=schema-additionalProperties::unknown field "x%25y\\r\\nz" (known: bundles, '
         "schemaVersion)",
     ]
     assert result.err == "rolecat: 2 problems\n"

@@ -319,7 +319,7 @@ def test_a_live_bundle_missing_a_role_is_reported_not_compared(
 
     assert result.code == 1
     assert result.lines == [
-        f"live catalog: {live.url}/bundles/{BUNDLE}/{lang}.json:4:12: role \"technical-writer\" "
+        f'live catalog: {live.url}/bundles/{BUNDLE}/{lang}.json:4:12: role "technical-writer" '
         f'is missing: bundle "{BUNDLE}" lists it in index.json (index.json:49:19) but this file '
         "has no role with that slug"
         for lang in ("en", "ru")

@@ -261,3 +261,16 @@ def test_a_staging_directory_a_killed_build_left_is_removed_but_not_a_running_on
         assert staging_left(published) == [running.name]
     finally:
         os.close(held)
+
+
+@pytest.mark.parametrize(
+    "site_url", ["https://roles.example/c/?v=2", "https://roles.example/c/#top"]
+)
+def test_a_site_url_verify_would_refuse_is_refused(tmp_path: Path, site_url: str) -> None:
+    """The overview would advertise it as AI_AGENT_ROLES_CATALOG_URL."""
+    from tests.site.helpers import build
+
+    refused = build(OUR_CATALOG, tmp_path / "site", site_url=site_url)
+    assert refused.returncode == 1
+    assert "site_url: the base URL must not carry a query or fragment" in refused.output
+    assert not (tmp_path / "site").exists()

@@ -21,7 +21,11 @@ def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
     source.write_text(json.dumps(data, indent=2), encoding="utf-8")
     yaml_data = json.loads(json.dumps(data))
     yaml_data["roles"][1]["modelConfig"] = {"chatModel": "best", "driver": "d"}
-    (catalog / "bundles/tools/en.yaml").write_bytes(dump_yaml(yaml_data, ))
+    (catalog / "bundles/tools/en.yaml").write_bytes(
+        dump_yaml(
+            yaml_data,
+        )
+    )
     source.unlink()
     index = json.loads((catalog / "index.json").read_text("utf-8"))
     for role in index["bundles"][0]["roles"]:
