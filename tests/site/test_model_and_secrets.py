@@ -106,3 +106,25 @@ def test_the_allowlist_is_checked_but_never_published(tmp_path: Path) -> None:
     published = {p.name for p in built.site.rglob("*")}
     assert "secrets-allowlist.json" not in published
     assert "content-hashes.json" not in published
+
+
+def test_a_credential_in_a_yaml_comment_or_anchor_never_reaches_the_site(tmp_path: Path) -> None:
+    """A YAML source is published as its own bytes: the build refuses what is outside values."""
+    from tests.core.test_secrets import SECRETS
+    from tests.support import our_catalog_as_yaml
+
+    secret = SECRETS["GitHub Token"]
+    for where in ("comment", "anchor"):
+        catalog = our_catalog_as_yaml(tmp_path / where / "catalog")
+        source = catalog / "bundles/engineering/en.yaml"
+        text = source.read_text(encoding="utf-8")
+        if where == "comment":
+            text = f"# GITHUB_TOKEN={secret}\n{text}"
+        else:
+            text = text.replace("schemaVersion: 1", f"schemaVersion: &{secret} 1", 1)
+        source.write_text(text, encoding="utf-8")
+        failed = build(catalog, tmp_path / where / "site")
+        assert failed.returncode == 1, failed.output
+        assert "a credential (GitHub Token) outside any value" in failed.output
+        assert secret not in failed.output
+        assert not (tmp_path / where / "site").exists()
