@@ -192,8 +192,6 @@ def recover(root: Path) -> list[str]:
     for journal in journals:
         try:
             held = _hold(journal)
-        except WriteError:
-            raise
         except OSError:
             continue  # gone meanwhile, or not a directory of ours
         try:
@@ -318,17 +316,26 @@ def _sync_directory(path: Path) -> None:
             os.close(descriptor)
 
 
-def _hold(journal: Path) -> int:
-    """An open descriptor of ``journal`` with its lock taken, or :class:`WriteError`."""
-    descriptor = os.open(journal, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+def lock_directory(directory: Path) -> int:
+    """An open descriptor of ``directory`` holding an exclusive ``flock`` on it, for as long as
+    it stays open; ``BlockingIOError`` while another process holds one."""
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    except OSError:
         os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _hold(journal: Path) -> int:
+    """:func:`lock_directory` of a journal, or :class:`WriteError` while a command holds it."""
+    try:
+        return lock_directory(journal)
+    except BlockingIOError:
         raise WriteError(
             journal.parent, "another rolecat command is changing it right now; try again later"
         ) from None
-    return descriptor
 
 
 def _unlink(path: Path) -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import os
 import shutil
 import tempfile
 from pathlib import Path
+
+from build_tools.atomic import lock_directory
 
 STAGING_INFIX = ".rolecat-"
 """Staging directories are ``.<site name>.rolecat-XXXXXXXX`` beside the site: safe to delete."""
@@ -68,7 +69,7 @@ def stage(site: Path, *, seeded: bool = False) -> Path:
     remove_abandoned(site)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}{STAGING_INFIX}", dir=site.parent))
     try:
-        _held[staging] = _lock(staging)
+        _held[staging] = lock_directory(staging)
         if site.is_dir():
             os.chmod(staging, site.stat().st_mode & 0o7777)
             if seeded:
@@ -86,7 +87,7 @@ def remove_abandoned(site: Path) -> list[Path]:
     removed = []
     for found in site.parent.glob(f".{site.name}{STAGING_INFIX}*"):
         try:
-            descriptor = _lock(found)
+            descriptor = lock_directory(found)
         except OSError:  # a build is writing it, or it is gone already, or not a directory
             continue
         try:
@@ -95,16 +96,6 @@ def remove_abandoned(site: Path) -> list[Path]:
         finally:
             os.close(descriptor)
     return removed
-
-
-def _lock(directory: Path) -> int:
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(descriptor)
-        raise
-    return descriptor
 
 
 def _release(staging: Path) -> None:
