@@ -82,7 +82,8 @@ def generate(
                 {
                     "slug": slug,
                     "emoji": shared[slug][0],
-                    "name": _text(rng, lang, 30).strip(),
+                    # Unique per language, as the server wants names (importFromCatalog).
+                    "name": f"{_text(rng, lang, 30).strip()} {slug}",
                     "description": _text(rng, lang, 160),
                     "instructions": _text(rng, lang, instructions),
                     "autoStart": shared[slug][1],

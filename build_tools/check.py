@@ -36,6 +36,7 @@ from build_tools.lock import (
 from build_tools.reuse import Reuse
 from build_tools.rules import run_rules
 from build_tools.secret_scan import SecretScan, redact
+from build_tools.server_contract import SERVER_RULES
 from build_tools.site_paths import Site
 
 
@@ -52,6 +53,9 @@ class CheckResult:
     allowlist: Allowlist | None = None
     stale_allowed: list[tuple[str, str]] = field(default_factory=list)
     """Allowlist entries that allow nothing: ``--update-hashes`` prunes them."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+    """What the server would take but change or lose (a name it renames on import, whitespace
+    it trims): reported, never refused."""
     recovered: list[str] = field(default_factory=list)
     """What was done to changes that killed commands left half made, one line each."""
 
@@ -113,6 +117,7 @@ def check_catalog(
         result = _check(root, lock_path, site or Site(), memo, reuse, pruning)
     result.recovered = recovered
     result.diagnostics = redact(result.diagnostics)
+    result.warnings = redact(result.warnings)
     return result
 
 
@@ -143,6 +148,9 @@ def _check(
     if catalog is None:
         return CheckResult(catalog, sorted(set(diagnostics)))
     diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
+    found = run_rules(catalog, SERVER_RULES)
+    warnings = [d for d in found if d.severity == "warning"]
+    diagnostics += [d for d in found if d.severity != "warning"]
     scan.index(catalog.index)
     for document in [
         catalog.index,
@@ -156,6 +164,7 @@ def _check(
     if not diagnostics:
         diagnostics = published.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))
+    result.warnings = sorted(set(warnings))
     result.allowlist, result.stale_allowed = allowed, verdict.stale
     if diagnostics:
         return result

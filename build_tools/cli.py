@@ -406,7 +406,7 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
     result = check_catalog(root, args.lock, _site(args))
     for line in result.recovered:
         report.note(line)
-    for diagnostic in result.diagnostics:
+    for diagnostic in [*result.warnings, *result.diagnostics]:
         report.problem(diagnostic)
     report.finish(result.ok)
     if result.ok:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
 
 Pointer = tuple[str | int, ...]
 """A JSON pointer as segments: keys of objects and indexes of arrays."""
@@ -23,11 +26,15 @@ class Diagnostic:
     message: str
     rule: str = field(default="", compare=False)
     pointer: Pointer = field(default=(), compare=False)
+    severity: Severity = field(default="error", compare=False)
+    """A warning is printed and logged but passes ``rolecat check`` (a strict build fails on
+    it, as on every MkDocs warning)."""
 
     def __str__(self) -> str:
+        message = f"warning: {self.message}" if self.severity == "warning" else self.message
         if self.line:
-            return one_line(f"{self.file}:{self.line}:{self.col}: {self.message}")
-        return one_line(f"{self.file}: {self.message}")
+            return one_line(f"{self.file}:{self.line}:{self.col}: {message}")
+        return one_line(f"{self.file}: {message}")
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

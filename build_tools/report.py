@@ -41,6 +41,7 @@ def problem_object(diagnostic: Diagnostic) -> dict[str, Any]:
         "column": diagnostic.col or None,
         "pointer": json_pointer(diagnostic.pointer),
         "rule": diagnostic.rule,
+        "severity": diagnostic.severity,
         "message": diagnostic.message,
     }
 
@@ -75,7 +76,8 @@ def github_command(diagnostic: Diagnostic, path: str | None, label: str = "") ->
     # Control and bidirectional characters escaped as in the text format: a runner's log and
     # annotations show them too.
     listed = ",".join(f"{name}={escape_property(one_line(value))}" for name, value in properties)
-    return f"::error{' ' if listed else ''}{listed}::{escape_data(one_line(message))}"
+    command = "warning" if diagnostic.severity == "warning" else "error"
+    return f"::{command}{' ' if listed else ''}{listed}::{escape_data(one_line(message))}"
 
 
 Locate = Callable[[str], str | None]

@@ -17,7 +17,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import py_make_scanner  # type: ignore[attr-defined]
 from typing import Any, cast
 
-from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.diagnostics import Diagnostic, Pointer, Severity
 from build_tools.javascript import integer, number_problem
 
 MAX_FILE_BYTES = 1_000_000
@@ -72,10 +72,16 @@ class Document:
         return self._key_position(pointer) or self.position(pointer)
 
     def diagnostic(
-        self, pointer: Pointer, message: str, rule: str, *, at_key: bool = False
+        self,
+        pointer: Pointer,
+        message: str,
+        rule: str,
+        *,
+        at_key: bool = False,
+        severity: Severity = "error",
     ) -> Diagnostic:
         where = self.key_position(pointer) if at_key else self.position(pointer)
-        return Diagnostic(self.path, where.line, where.col, message, rule, pointer)
+        return Diagnostic(self.path, where.line, where.col, message, rule, pointer, severity)
 
 
 class SourceError(Exception):

@@ -163,6 +163,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             )
             self.pending = preview.pending_pages(result.catalog, result.changes)
             result.diagnostics = []
+        # What the server would change or lose: a warning, so a strict build fails on it (a
+        # strict preview logs it, since MkDocs 1.6 stalls a preview whose build fails).
+        for warning in result.warnings:
+            log.log(logging.INFO if self.serving and config.strict else logging.WARNING, str(warning))
         if result.ok and result.catalog is not None:
             self._settle(config, result.catalog, [])
         else:

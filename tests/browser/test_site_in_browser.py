@@ -11,7 +11,14 @@ from playwright.sync_api import Page, expect
 from build_tools.check import update_lock
 from site_plugins.search import PARTS_FILE, pages_by_language, split
 from tests.browser.conftest import split_part_bytes
-from tests.site.helpers import OUR_CATALOG, PAYLOAD, PAYLOAD_INSTRUCTIONS, copy_catalog, serve
+from tests.site.helpers import (
+    NAME_PAYLOAD,
+    OUR_CATALOG,
+    PAYLOAD,
+    PAYLOAD_INSTRUCTIONS,
+    copy_catalog,
+    serve,
+)
 
 
 def instructions(bundle: str, lang: str, slug: str, catalog: Path = OUR_CATALOG) -> str:
@@ -169,7 +176,7 @@ def test_payload_pages_run_nothing_and_log_no_errors(page: Page, payload_url: st
             page.locator("article img, article script:not([type='application/json'])").count() == 0
         )
     page.goto(f"{payload_url}en/payload/injector/")
-    expect(page.locator("article h1 .rolecat-name")).to_have_text(f"injector {PAYLOAD}")
+    expect(page.locator("article h1 .rolecat-name")).to_have_text(f"injector {NAME_PAYLOAD}")
     expect(page.locator("article .rolecat-description")).to_have_text(PAYLOAD)
     # Search results show the payloads as text, and text after < or & is found: "open" follows
     # "<!--", "exclude" follows "&amp; &lt;b&gt; data-search-".

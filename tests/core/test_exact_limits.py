@@ -23,9 +23,10 @@ def _pad_to(catalog: Catalog, size: int) -> None:
     catalog.path(LOCK).unlink()
     catalog.write()
     path = catalog.path("bundles/alpha/en.json")
-    missing = size - path.stat().st_size
-    catalog.files[("alpha", "en")]["roles"][0]["instructions"] += "x" * missing
-    catalog.write()
+    text = path.read_text(encoding="utf-8")
+    # Blanks, not a longer prompt: the admin API saves instructions of 20,000 characters at most.
+    at = text.rindex("}")
+    path.write_text(text[:at] + " " * (size - len(text.encode())) + text[at:], encoding="utf-8")
     assert path.stat().st_size == size
 
 
@@ -57,10 +58,9 @@ def test_a_committed_file_over_the_cap_is_left_out_of_the_history(
     story = Story(tmp_path / "catalog")
     story.write()
     en = tmp_path / "catalog/bundles/team/en.json"
-    story.roles["reviewer"]["en"]["instructions"] += "x" * (size - 1 - en.stat().st_size)
-    (tmp_path / "catalog" / LOCK).unlink()  # nothing committed yet: a first lock, not a bump
-    story.write()
-    repo.commit("Long instructions", "2026-01-01")
+    text = en.read_bytes()
+    en.write_bytes(text[:-2] + b" " * (size - 1 - len(text)) + text[-2:])  # blanks, same values
+    repo.commit("A large file", "2026-01-01")
     with en.open("ab") as file:
         file.write(b"\n")  # one byte more, the same content: the lock still holds
     assert en.stat().st_size == size
@@ -122,7 +122,7 @@ def test_a_lock_is_read_up_to_its_cap(catalog: Catalog, size: int) -> None:
         assert (result.code, result.lines) == (1, [f"{LOCK}: {message}"])
         problem = {"file": LOCK, "line": None, "column": None, "pointer": ""}
         assert json.loads(catalog.check("--format", "json").out)["problems"] == [
-            {**problem, "rule": "unreadable", "message": message}
+            {**problem, "rule": "unreadable", "severity": "error", "message": message}
         ]
 
 

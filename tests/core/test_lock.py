@@ -146,6 +146,7 @@ def test_missing_lock(catalog: Catalog) -> None:
             "column": None,
             "pointer": "",
             "rule": "lock-missing",
+            "severity": "error",
             "message": message,
         }
     ]
@@ -164,6 +165,7 @@ def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog)
             "column": None,
             "pointer": "",
             "rule": "unreadable",
+            "severity": "error",
             "message": message,
         }
     ]

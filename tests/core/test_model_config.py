@@ -93,7 +93,7 @@ def test_unknown_model_field_suggests_the_known_one(catalog: Catalog) -> None:
 def test_model_config_must_be_the_same_in_every_language(catalog: Catalog) -> None:
     """Shown by its keys only: a value could be a credential (which the scan reports)."""
     give_model(catalog, {"chatModel": "pro"}, "en")
-    give_model(catalog, {"chatModel": "opus", "driver": "d"}, "ru")
+    give_model(catalog, {"chatModel": "opus", "driver": "ollama"}, "ru")
     assert only_line(catalog) == (
         f'{value(catalog, RU, "modelConfig", "{")}: role "three": "modelConfig" is an object '
         'with "chatModel", "driver" here but an object with "chatModel" in bundles/beta/en.json; '
@@ -106,8 +106,8 @@ def test_model_config_must_be_the_same_in_every_language(catalog: Catalog) -> No
 
 
 def test_model_config_in_another_key_order_is_the_same(catalog: Catalog) -> None:
-    give_model(catalog, {"driver": "d", "chatModel": "pro"}, "en")
-    give_model(catalog, {"chatModel": "pro", "driver": "d"}, "ru")
+    give_model(catalog, {"driver": "ollama", "chatModel": "pro"}, "en")
+    give_model(catalog, {"chatModel": "pro", "driver": "ollama"}, "ru")
     bump(catalog).lock()
     assert catalog.check().code == 0
 

@@ -17,11 +17,15 @@ from build_tools import wire
 from build_tools.check import check_catalog, update_lock
 from build_tools.model_tiers import ALIASES, BEST, TIER_ORDER
 from build_tools.rules import PLACEHOLDER
+from build_tools.server_contract import AI_DRIVERS
 from build_tools.sources import MAX_FILE_BYTES
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
 # Any Unicode text but lone surrogates (no valid file holds one), around a character that shows.
-_any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+# No U+0000 either: Postgres refuses it, so the server could not import the role.
+_any_text = st.text(
+    st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=20
+)
 # Hypothesis also draws the string constants of the code under test, the scaffold's placeholder
 # among them: a valid catalog holds none.
 texts = st.builds(
@@ -33,8 +37,10 @@ texts = st.builds(
 optional = st.none() | texts
 model_words = st.sampled_from([*TIER_ORDER, *ALIASES, BEST, "Opus"]) | texts
 # The same in every language of a role; at least one of its two fields.
-model_configs = st.fixed_dictionaries({"chatModel": model_words}, optional={"driver": texts}) | (
-    st.fixed_dictionaries({"driver": texts}, optional={"chatModel": model_words})
+# A driver the server knows: it drops any other (integrations/ai/ai.types.ts).
+drivers = st.sampled_from(AI_DRIVERS)
+model_configs = st.fixed_dictionaries({"chatModel": model_words}, optional={"driver": drivers}) | (
+    st.fixed_dictionaries({"driver": drivers}, optional={"chatModel": model_words})
 )
 
 
@@ -81,11 +87,15 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
         for lang in languages:
             roles = []
             for slug in bundle_slugs:
-                role_value: dict[str, Any] = {"slug": slug, "name": draw(texts), **shared[slug]}
+                # Unique in the bundle's language as the server compares names (importFromCatalog).
+                name = f"{draw(texts)} {slug}"
+                role_value: dict[str, Any] = {"slug": slug, "name": name, **shared[slug]}
                 role_value["instructions"] = draw(texts)
                 if draw(st.booleans()):
                     role_value["description"] = draw(
-                        st.text(max_size=20).filter(lambda text: PLACEHOLDER not in text)
+                        st.text(st.characters(exclude_characters="\x00"), max_size=20).filter(
+                            lambda text: PLACEHOLDER not in text
+                        )
                     )
                 if draw(st.booleans()):
                     role_value["launchMessage"] = draw(optional)

@@ -11,30 +11,53 @@ import pytest
 from build_tools import published, wire
 from build_tools.check import check_catalog
 from build_tools.formats import dump
+from build_tools.server_contract import ADMIN_LIMITS
 from build_tools.sources import MAX_FILE_BYTES, Document
 from tests.core.conftest import Catalog
+from tests.core.conftest import role as make_role
 from tests.core.test_yaml_sources import use_file
 
 CAP = f"the server refuses files over {MAX_FILE_BYTES:,} bytes"
 
 
+def spread(catalog: Catalog, text: str, bundle: str = "beta") -> list[dict[str, Any]]:
+    """``text`` as the English instructions of as many new roles of ``bundle`` as it takes, each
+    within what the server's admin API saves (20,000 characters): a file reaches the server's
+    1,000,000-byte cap only through many roles."""
+    entry = next(b for b in catalog.index["bundles"] if b["id"] == bundle)
+    chunks = [text[at : at + ADMIN_LIMITS["instructions"]] for at in range(0, len(text), 20_000)]
+    added = []
+    for chunk in chunks:
+        slug = f"{bundle}-part-{len(entry['roles'])}"
+        entry["roles"].append({"slug": slug, "version": 1})
+        for language in entry["languages"]:
+            made = make_role(slug, language)
+            if language == "en":
+                made["instructions"] = chunk
+                added.append(made)
+            catalog.files[(bundle, language)]["roles"].append(made)
+    return added
+
+
 def test_inlined_instruction_files_can_push_a_bundle_over_the_cap(catalog: Catalog) -> None:
     prompts = catalog.path("bundles/alpha/prompts")
     prompts.mkdir(parents=True)
-    for index, name in enumerate(["one", "two"]):
-        use_file(catalog, "alpha", "en", index, f"prompts/{name}.md")
-        (prompts / f"{name}.md").write_text("Be precise. " * 50_000 + "\n", encoding="utf-8")
-    catalog.write()
-    assert catalog.path("bundles/alpha/en.json").stat().st_size < 2_000  # the source is small
+    spread(catalog, "x" * 20_000 * 60, "alpha")
+    files = []
+    for index, made in enumerate(catalog.files[("alpha", "en")]["roles"]):
+        name = f"prompts/{made['slug']}.md"
+        text = str(use_file(catalog, "alpha", "en", index, name))
+        (prompts / f"{made['slug']}.md").write_text(f"{text}\n", encoding="utf-8")
+        files.append((-len(text.encode()), f"bundles/alpha/{name} ({len(text.encode()):,} bytes)"))
+    catalog.write().record()
+    assert catalog.path("bundles/alpha/en.json").stat().st_size < 20_000  # the source is small
 
     result = catalog.check()
 
     assert result.code == 1
     source = "bundles/alpha/en.json"
-    shorten = (
-        f"shorten {source} or the instruction files it inlines: bundles/alpha/prompts/one.md "
-        "(600,000 bytes), bundles/alpha/prompts/two.md (600,000 bytes)"
-    )
+    listed = f"{', '.join(shown for _, shown in sorted(files)[:3])} and {len(files) - 3} more"
+    shorten = f"shorten {source} or the instruction files it inlines: {listed}"
     assert result.lines == [
         f"{source}: the published {path} (instructions inlined) is "
         f"{published_size_of(catalog, path):,} bytes; {CAP}: {shorten}"
@@ -62,7 +85,7 @@ def _document(catalog: Catalog, path: str) -> Any:
 
 def test_a_json_source_whose_yaml_form_is_over_the_cap(catalog: Catalog) -> None:
     # Short lines: JSON writes "x\n" in three bytes, a YAML literal block indents every line.
-    catalog.files[("beta", "en")]["roles"][0]["instructions"] = "x\n" * 300_000 + "end"
+    spread(catalog, "x\n" * 300_000 + "end")
     catalog.write().record()
     assert catalog.path("bundles/beta/en.json").stat().st_size < MAX_FILE_BYTES
 
@@ -86,9 +109,13 @@ def test_a_json_source_whose_yaml_form_is_over_the_cap(catalog: Catalog) -> None
 def test_a_yaml_form_at_the_cap_passes_and_a_byte_over_fails(catalog: Catalog, over: int) -> None:
     # The check leaves a YAML file unwritten only when a bound proves it small; this one's
     # bound is over the cap, so the file is written and measured to the byte.
-    role = catalog.files[("beta", "en")]["roles"][0]
-    role["instructions"] = "x\n" * 140_000 + "end"
-    role["instructions"] += "e" * (MAX_FILE_BYTES - published_size_of(catalog, YAML) + over)
+    roles = spread(catalog, "x\n" * 140_000 + "end")
+    catalog.write()
+    spread(catalog, "e" * (MAX_FILE_BYTES - published_size_of(catalog, YAML) - 2_000))
+    catalog.write()
+    last = catalog.files[("beta", "en")]["roles"][-1]
+    last["instructions"] += "e" * (MAX_FILE_BYTES - published_size_of(catalog, YAML) + over)
+    assert len(last["instructions"]) <= ADMIN_LIMITS["instructions"] and roles
     catalog.write().record()
     assert published_size_of(catalog, YAML) == MAX_FILE_BYTES + over
 
@@ -109,22 +136,23 @@ YAML = "bundles/beta/en.yaml"
 
 def test_a_yaml_source_whose_json_form_is_over_the_cap(catalog: Catalog) -> None:
     # Quotes: a YAML literal block holds them as they are, JSON escapes each one.
-    role = catalog.files[("beta", "en")]["roles"][0]
-    role["instructions"] = '"' * 600_000
+    spread(catalog, '"' * 600_000)
     catalog.write()
     path = catalog.path("bundles/beta/en.json")
     path.unlink()
-    fields = "\n".join(
-        f"    {key}: {json.dumps(value, ensure_ascii=False)}"
-        for key, value in role.items()
-        if key not in ("slug", "instructions")
-    )
+    roles = []
+    for made in catalog.files[("beta", "en")]["roles"]:
+        fields = "\n".join(
+            f"    {key}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in made.items()
+            if key not in ("slug", "instructions")
+        )
+        block = "\n".join(
+            f"      {line}" if line else "" for line in made["instructions"].split("\n")
+        )
+        roles.append(f"  - slug: {made['slug']}\n{fields}\n    instructions: |-\n{block}\n")
     source = catalog.path("bundles/beta/en.yaml")
-    source.write_text(
-        "schemaVersion: 1\nlanguage: en\nroles:\n  - slug: three\n"
-        f"{fields}\n    instructions: |-\n      {role['instructions']}\n",
-        encoding="utf-8",
-    )
+    source.write_text("schemaVersion: 1\nlanguage: en\nroles:\n" + "".join(roles), encoding="utf-8")
     catalog.record()
     assert source.stat().st_size < MAX_FILE_BYTES
 

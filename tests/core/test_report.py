@@ -137,6 +137,7 @@ def test_json_is_one_document_with_every_field(catalog: Catalog) -> None:
                 "column": 16,
                 "pointer": "/roles/0/emoji",
                 "rule": "not-same-in-languages",
+                "severity": "error",
                 "message": 'role "one": "emoji" is "🔍" here but "🧭" in bundles/alpha/en.json; '
                 "it must be the same in every language",
             },
@@ -146,6 +147,7 @@ def test_json_is_one_document_with_every_field(catalog: Catalog) -> None:
                 "column": 7,
                 "pointer": "/roles/0/instrutions",
                 "rule": "schema-additionalProperties",
+                "severity": "error",
                 "message": 'role "three": unknown field "instrutions" (did you mean '
                 '"instructions"?)',
             },
@@ -172,6 +174,7 @@ def test_json_a_whole_file_problem_has_no_position(catalog: Catalog) -> None:
         "column": None,
         "pointer": "",
         "rule": "missing-file",
+        "severity": "error",
         "message": 'missing: bundle "beta" declares language "ru" (index.json:37:9)',
     }
 

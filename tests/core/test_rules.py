@@ -270,7 +270,10 @@ def test_model_config_object_or_null(catalog: Catalog) -> None:
 
 def test_model_config_of_today_is_accepted(catalog: Catalog) -> None:
     for lang in ("en", "ru"):
-        catalog.files[("beta", lang)]["roles"][0]["modelConfig"] = {"driver": "x", "chatModel": "y"}
+        catalog.files[("beta", lang)]["roles"][0]["modelConfig"] = {
+            "driver": "gemini",
+            "chatModel": "y",
+        }
     catalog.index["bundles"][1]["roles"][0]["version"] = 3  # modelConfig is hashed: bump
     catalog.write().lock()
     assert catalog.check().code == 0

@@ -91,13 +91,14 @@ def fill_in(root: Path) -> None:
             (root / relpath).write_bytes(dump(data, format_of(relpath)))
 
 
-def written(value: Any, relpath: str, key: str = "") -> Any:
+def written(value: Any, relpath: str, key: str = "", where: str = "") -> Any:
+    """Each text its own (role names are unique per language, as the server wants them)."""
     if isinstance(value, dict):
-        return {k: written(v, relpath, k) for k, v in value.items()}
+        return {k: written(v, relpath, k, where) for k, v in value.items()}
     if isinstance(value, list):
-        return [written(v, relpath, key) for v in value]
+        return [written(v, relpath, key, f"{where}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, str) and PLACEHOLDER in value:
-        return "🛠" if key == "emoji" else f"Written by hand ({key}, {relpath})."
+        return "🛠" if key == "emoji" else f"Written by hand ({key}{where}, {relpath})."
     return value
 
 

@@ -58,7 +58,9 @@ def test_a_slug_longer_than_a_file_name(catalog: Catalog) -> None:
     slug = "s" * 256
     catalog.index["bundles"][1]["roles"][0]["slug"] = slug
     for language in ("en", "ru"):
-        catalog.files[("beta", language)]["roles"] = [role(slug, language)]
+        catalog.files[("beta", language)]["roles"] = [
+            role(slug, language, name=f"Long ({language})")
+        ]
     catalog.write().record()
     result = catalog.check()
     assert result.code == 1

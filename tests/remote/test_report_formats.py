@@ -40,6 +40,7 @@ def test_verify_json_names_each_failed_file_by_its_url(scripted_host: StartHost)
             "column": None,
             "pointer": "",
             "rule": "fetch-status",
+            "severity": "error",
             "message": "HTTP 404 Not Found: the server refuses non-2xx answers",
         },
         {
@@ -48,6 +49,7 @@ def test_verify_json_names_each_failed_file_by_its_url(scripted_host: StartHost)
             "column": None,
             "pointer": "",
             "rule": "fetch-redirect",
+            "severity": "error",
             "message": f"HTTP 301 redirect to {host.url}/elsewhere/en.json; the "
             "server refuses redirects (fetch with redirect: 'error'): serve the file itself at "
             "this URL",
@@ -113,6 +115,7 @@ def test_verify_json_a_stale_deploy_is_a_problem(
             "column": None,
             "pointer": "",
             "rule": "deploy-stale",
+            "severity": "error",
             "message": f"DIFFERS from what a build of {local} publishes: the deploy is stale",
         }
     ]

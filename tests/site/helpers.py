@@ -108,6 +108,8 @@ PAYLOADS = [
     "**bold** _em_ # heading",
 ]
 PAYLOAD = " ".join(PAYLOADS)
+NAME_PAYLOAD = " ".join(PAYLOADS[:5])
+"""As much of the payload as a name holds: the server's admin API saves 200 characters."""
 # A leading newline and a carriage return: a <pre>'s text would lose both; the copy must not.
 PAYLOAD_INSTRUCTIONS = "\nquokka " + "\n".join(PAYLOADS) + "\r\nend\n"
 
@@ -116,12 +118,16 @@ def payload_role(slug: str, language: str) -> dict[str, Any]:
     return {
         "slug": slug,
         "emoji": "<b>",
-        "name": f"{slug} {PAYLOAD}",
+        "name": f"{slug} {NAME_PAYLOAD}",
         "description": PAYLOAD,
         "instructions": PAYLOAD_INSTRUCTIONS + language,
         "autoStart": True,
         "launchMessage": PAYLOAD,
-        "modelConfig": {"driver": PAYLOAD, "chatModel": "{{ 7*7 }}"},
+        # A driver the server knows (it drops any other): the payload goes in the model's name.
+        "modelConfig": {
+            "driver": "openai",
+            "chatModel": "{{ 7*7 }} <script>window.__pwned = 7</script>",
+        },
     }
 
 

@@ -7,6 +7,7 @@ be left beside it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -165,10 +166,24 @@ def test_the_build_refuses_what_the_server_would_refuse_with_the_checks_words(
 ) -> None:
     catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
     path = catalog / "bundles/writing/en.json"
-    text = path.read_text(encoding="utf-8")
-    # Short lines: small as JSON, over the cap as the YAML the site also publishes.
-    long = "x\\n" * 300_000
-    path.write_text(text.replace('"instructions": "', f'"instructions": "{long}', 1), "utf-8")
+    # Short lines: small as JSON, over the cap as the YAML the site also publishes; spread over
+    # new roles, each within the 20,000 characters the server's admin API saves.
+    index = json.loads((catalog / "index.json").read_text(encoding="utf-8"))
+    writing = next(b for b in index["bundles"] if b["id"] == "writing")
+    for language in writing["languages"]:
+        source = catalog / f"bundles/writing/{language}.json"
+        data = json.loads(source.read_text(encoding="utf-8"))
+        for number in range(20):
+            data["roles"].append(
+                {
+                    "slug": f"long-{number}",
+                    "name": f"Long {number}",
+                    "instructions": "x\n" * 9_990 if language == "en" else "Short.",
+                }
+            )
+        source.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    writing["roles"] += [{"slug": f"long-{number}", "version": 1} for number in range(20)]
+    (catalog / "index.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
     lock_as_is(catalog)
     assert path.stat().st_size < MAX_FILE_BYTES
     expected = [str(d) for d in check_catalog(catalog).diagnostics]

@@ -14,13 +14,13 @@ from tests.site.helpers import OUR_CATALOG, Build, build, copy_catalog, write_ca
 def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
     """The alias stays an alias and the key order stays the author's, in JSON and in YAML."""
     catalog = write_catalog(tmp_path / "catalog", {"tools": ["en"]})
-    written = {"driver": "vllm", "chatModel": "opus"}
+    written = {"driver": "ollama", "chatModel": "opus"}
     source = catalog / "bundles/tools/en.json"
     data = json.loads(source.read_text("utf-8"))
     data["roles"][0]["modelConfig"] = written
     source.write_text(json.dumps(data, indent=2), encoding="utf-8")
     yaml_data = json.loads(json.dumps(data))
-    yaml_data["roles"][1]["modelConfig"] = {"chatModel": "best", "driver": "d"}
+    yaml_data["roles"][1]["modelConfig"] = {"chatModel": "best", "driver": "gemini"}
     (catalog / "bundles/tools/en.yaml").write_bytes(
         dump_yaml(
             yaml_data,
@@ -39,7 +39,7 @@ def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
         published = parse(path.name, path.read_bytes())
         first, second = (role["modelConfig"] for role in published["roles"])
         assert list(first.items()) == list(written.items())
-        assert list(second.items()) == [("chatModel", "best"), ("driver", "d")]
+        assert list(second.items()) == [("chatModel", "best"), ("driver", "gemini")]
 
 
 def test_our_catalog_shows_every_kind_of_hint(our_site: Build) -> None:

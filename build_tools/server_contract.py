@@ -1,0 +1,253 @@
+"""What the server does after it fetches a role: import it into Postgres, let admins edit it.
+
+The provider's type guards (the wire contract) are only the first step. gitmost (develop
+3a579489) then imports each role into Postgres, where ``text`` and ``jsonb`` refuse U+0000
+(``ai-agent-roles.service.ts``); lets admins edit it through an API whose DTO caps each field
+(``dto/agent-role.dto.ts``: class-validator's ``MaxLength``, that is validator.js ``isLength``);
+drops a driver it does not know (``integrations/ai/ai.types.ts``: ``AI_DRIVERS``); keeps role names
+unique per workspace, trimmed and lower-cased (``importFromCatalog``); and browses the catalog by
+a language code of at most 16 characters (``dto/agent-role-catalog.dto.ts``). A role that passes
+``rolecat check`` imports, stays editable and runs as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from build_tools.catalog import Catalog
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.rules import PLACEHOLDER
+from build_tools.sources import Document
+
+AI_DRIVERS: tuple[str, ...] = ("openai", "gemini", "ollama")
+"""The drivers the server knows (``AI_DRIVERS`` in ``integrations/ai/ai.types.ts``, gitmost
+develop 3a579489): it silently drops any other and runs the role on the workspace's default
+provider. One line to update when the server learns another."""
+
+ADMIN_LIMITS: dict[str, int] = {
+    "name": 200,
+    "emoji": 32,
+    "description": 2_000,
+    "instructions": 20_000,
+    "launchMessage": 2_000,
+}
+"""``MaxLength`` of each field in the admin API's DTO (``dto/agent-role.dto.ts``): a longer one
+imports, but an admin can never save the role again."""
+
+CHAT_MODEL_LIMIT = 200
+"""``modelConfig.chatModel``, trimmed, in the same DTO."""
+
+STORED_TRIMMED = ("name", "emoji", "description", "launchMessage")
+"""Fields the import trims, storing a blank one as null (``catalogRoleContentFields``)."""
+
+LANGUAGE_LIMIT = 16
+"""The catalog browse API's longest language code (``CatalogQueryDto``)."""
+
+_JS_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \xa0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
+"""What JavaScript's ``String.prototype.trim`` removes (ECMA-262 WhiteSpace and
+LineTerminator); Python's ``str.strip`` differs (it strips U+001C to U+001F, keeps U+FEFF)."""
+
+
+def js_trim(text: str) -> str:
+    """``text.trim()`` in JavaScript."""
+    start, end = 0, len(text)
+    while start < end and text[start] in _JS_WHITESPACE:
+        start += 1
+    while end > start and text[end - 1] in _JS_WHITESPACE:
+        end -= 1
+    return text[start:end]
+
+
+def server_length(text: str) -> int:
+    """The length validator.js ``isLength`` measures: UTF-16 code units, less one per surrogate
+    pair (a character beyond U+FFFF counts once) and one per variation selector U+FE0E/U+FE0F
+    (an emoji with its presentation selector counts as one)."""
+    return len(text) - text.count("\ufe0e") - text.count("\ufe0f")
+
+
+def stored(field: str, value: Any) -> Any:
+    """What the server stores for a field on import: trimmed, a blank one as null."""
+    if field in STORED_TRIMMED and isinstance(value, str):
+        return js_trim(value) or None
+    return value
+
+
+def _documents(catalog: Catalog) -> Iterator[Document]:
+    yield catalog.index
+    for bundle in catalog.bundles:
+        for file in bundle.files.values():
+            yield file.document
+
+
+def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
+    """U+0000 anywhere in a published string or key: Postgres refuses the whole role."""
+    for document in _documents(catalog):
+        for pointer, text, is_key in _strings(document.data, ()):
+            if "\x00" in text:
+                what = "key" if is_key else "value"
+                yield document.diagnostic(
+                    pointer,
+                    f'"{describe_pointer(pointer)}": the {what} holds U+0000 (NUL) at character '
+                    f"{text.index(chr(0)) + 1}: Postgres text and jsonb refuse it, so the server "
+                    "cannot import it (ai-agent-roles.service.ts); remove it",
+                    "server-nul",
+                )
+
+
+def admin_limits(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Each field within what an admin can save again, counted as the server counts."""
+    for document, position, role in _roles(catalog):
+        slug = role.get("slug")
+        for field, limit in ADMIN_LIMITS.items():
+            value = stored(field, role.get(field))
+            if (
+                isinstance(value, str)
+                and server_length(value) > limit
+                and not value.startswith(PLACEHOLDER)  # the placeholder rule says what to write
+            ):
+                yield _too_long(document, ("roles", position, field), slug, field, value, limit)
+        model = role.get("modelConfig")
+        chat_model = model.get("chatModel") if isinstance(model, dict) else None
+        if isinstance(chat_model, str):
+            value = js_trim(chat_model)
+            if server_length(value) > CHAT_MODEL_LIMIT:
+                pointer = ("roles", position, "modelConfig", "chatModel")
+                yield _too_long(document, pointer, slug, "modelConfig.chatModel", value, 200)
+
+
+def _too_long(
+    document: Document, pointer: Pointer, slug: Any, field: str, value: str, limit: int
+) -> Diagnostic:
+    return document.diagnostic(
+        pointer,
+        f'role "{slug}": "{field}" is {server_length(value):,} characters as the server counts '
+        f"them, and its admin API saves at most {limit:,} (dto/agent-role.dto.ts): the role "
+        "would import but could never be saved again; shorten it",
+        "server-field-too-long",
+    )
+
+
+def known_drivers(catalog: Catalog) -> Iterator[Diagnostic]:
+    """A driver the server does not know is dropped: the role runs on the default provider."""
+    for document, position, role in _roles(catalog):
+        model = role.get("modelConfig")
+        driver = model.get("driver") if isinstance(model, dict) else None
+        if isinstance(driver, str) and driver not in AI_DRIVERS:
+            yield document.diagnostic(
+                ("roles", position, "modelConfig", "driver"),
+                f'role "{role.get("slug")}": driver "{driver}" is not one the server knows '
+                f"({', '.join(AI_DRIVERS)}; AI_DRIVERS in integrations/ai/ai.types.ts): it would "
+                "drop it silently and run the role on the workspace's default provider",
+                "server-unknown-driver",
+            )
+
+
+def unique_names(catalog: Catalog) -> Iterator[Diagnostic]:
+    """Names are unique per workspace, trimmed and lower-cased: the import renames or skips the
+    second. Within a bundle that is an error; across bundles (an admin may import several into
+    one workspace), a warning."""
+    seen: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for bundle in catalog.bundles:
+        for language in bundle.languages:
+            file = bundle.files.get(language)
+            if file is None:
+                continue
+            for position, role in enumerate(file.document.data.get("roles") or []):
+                name = role.get("name") if isinstance(role, dict) else None
+                if not isinstance(name, str):
+                    continue
+                key = (language, js_trim(name).lower())
+                earlier = seen.get(key)
+                if earlier is None:
+                    seen[key] = (bundle.id, str(role.get("slug")), file.path)
+                    continue
+                other_bundle, other_slug, other_path = earlier
+                if other_slug == str(role.get("slug")):
+                    continue  # the same role twice: the duplicate-slug rule says so
+                same = other_bundle == bundle.id
+                message = (
+                    f'role "{role.get("slug")}": its name "{js_trim(name)}" is the name of role '
+                    f'"{other_slug}" ({other_path}) as the server compares names (trimmed, '
+                    "lower-cased): "
+                    + (
+                        "importing the bundle renames one of them \"… (2)\" or skips it "
+                        "(importFromCatalog); give each its own name"
+                        if same
+                        else "importing both bundles into one workspace renames one of them "
+                        "\"… (2)\" or skips it (importFromCatalog)"
+                    )
+                )
+                yield file.document.diagnostic(
+                    ("roles", position, "name"),
+                    message,
+                    "server-duplicate-name" if same else "server-duplicate-name-across-bundles",
+                    severity="error" if same else "warning",
+                )
+
+
+def language_codes(catalog: Catalog) -> Iterator[Diagnostic]:
+    """The catalog browse API takes a language code of at most 16 characters."""
+    for bundle in catalog.bundles:
+        declared = bundle.entry.get("languages")
+        for position, language in enumerate(declared if isinstance(declared, list) else []):
+            if isinstance(language, str) and len(language) > LANGUAGE_LIMIT:
+                yield catalog.index.diagnostic(
+                    (*bundle.pointer, "languages", position),
+                    f'bundle "{bundle.id}": language "{language[:24]}…" is {len(language)} '
+                    f"characters, and the server's catalog API takes at most {LANGUAGE_LIMIT} "
+                    "(CatalogQueryDto, dto/agent-role-catalog.dto.ts)",
+                    "server-language-too-long",
+                )
+
+
+def surrounding_whitespace(catalog: Catalog) -> Iterator[Diagnostic]:
+    """The import trims these fields: what is stored is not what is written."""
+    for document, position, role in _roles(catalog):
+        for field in STORED_TRIMMED:
+            value = role.get(field)
+            if isinstance(value, str) and value and js_trim(value) != value:
+                yield document.diagnostic(
+                    ("roles", position, field),
+                    f'role "{role.get("slug")}": "{field}" begins or ends with whitespace, which '
+                    "the server trims on import (catalogRoleContentFields)"
+                    + (": it stores null" if not js_trim(value) else ""),
+                    "server-trims",
+                    severity="warning",
+                )
+
+
+SERVER_RULES = (
+    no_nul,
+    admin_limits,
+    known_drivers,
+    unique_names,
+    language_codes,
+    surrounding_whitespace,
+)
+"""The server's contract after the fetch, run by ``check`` on the catalog as it is now (the
+history keeps what was published, whatever the server would say of it today)."""
+
+
+def _roles(catalog: Catalog) -> Iterator[tuple[Document, int, dict[str, Any]]]:
+    for bundle in catalog.bundles:
+        for file in bundle.files.values():
+            roles = file.document.data.get("roles")
+            for position, role in enumerate(roles if isinstance(roles, list) else []):
+                if isinstance(role, dict):
+                    yield file.document, position, role
+
+
+def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str, bool]]:
+    if isinstance(value, str):
+        yield pointer, value, False
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield (*pointer, key), key, True
+            yield from _strings(item, (*pointer, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from _strings(item, (*pointer, position))
