@@ -7,6 +7,7 @@ and report each problem once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import re
@@ -165,6 +166,17 @@ class Catalog:
 def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
     """Where the server fetches a bundle file, relative to the base URL."""
     return f"{BUNDLES_DIR}/{bundle_id}/{language}{extension}"
+
+
+def last_modified(root: Path) -> int:
+    """When the catalog's files last changed, in whole seconds since 1970 (0 where none can be
+    read): what dates a build that ``SOURCE_DATE_EPOCH`` does not."""
+    newest = 0.0
+    for directory, _dirs, names in os.walk(root):
+        for name in names:
+            with contextlib.suppress(OSError):
+                newest = max(newest, os.lstat(os.path.join(directory, name)).st_mtime)
+    return int(newest)
 
 
 def relative(root: Path, path: Path) -> str:

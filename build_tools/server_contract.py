@@ -174,11 +174,11 @@ def unique_names(catalog: Catalog) -> Iterator[Diagnostic]:
                     f'"{other_slug}" ({other_path}) as the server compares names (trimmed, '
                     "lower-cased): "
                     + (
-                        "importing the bundle renames one of them \"… (2)\" or skips it "
+                        'importing the bundle renames one of them "… (2)" or skips it '
                         "(importFromCatalog); give each its own name"
                         if same
                         else "importing both bundles into one workspace renames one of them "
-                        "\"… (2)\" or skips it (importFromCatalog)"
+                        '"… (2)" or skips it (importFromCatalog)'
                     )
                 )
                 yield file.document.diagnostic(

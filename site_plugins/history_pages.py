@@ -483,8 +483,8 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
 
 
 def build_time() -> datetime:
-    """When the build happened: ``SOURCE_DATE_EPOCH`` if set (it dates the sitemap too), so a
-    build is reproducible."""
+    """When the build happened: ``SOURCE_DATE_EPOCH`` (it dates the sitemap too, and the plugin
+    sets it from the catalog where it is not set), so a build is reproducible."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
     return datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
 

@@ -32,7 +32,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
 from build_tools import publish, published, site_paths, wire
-from build_tools.catalog import Catalog
+from build_tools.catalog import Catalog, last_modified
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.feeds import Feed
@@ -127,6 +127,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         if not self.serving:  # a preview builds into a directory of its own
             self._guard(config, base)
+        if not os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
+            # The feeds' and the sitemap's dates: two builds of one catalog are byte-identical,
+            # in git or not; the clock would make every build differ.
+            os.environ["SOURCE_DATE_EPOCH"] = str(last_modified(self.catalog_dir))
         if config.site_url:  # the overview advertises it as AI_AGENT_ROLES_CATALOG_URL
             from build_tools.remote import BaseUrlError, normalize_base
 
@@ -165,8 +169,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             result.diagnostics = []
         # What the server would change or lose: a warning, so a strict build fails on it (a
         # strict preview logs it, since MkDocs 1.6 stalls a preview whose build fails).
+        level = logging.INFO if self.serving and config.strict else logging.WARNING
         for warning in result.warnings:
-            log.log(logging.INFO if self.serving and config.strict else logging.WARNING, str(warning))
+            log.log(level, str(warning))
         if result.ok and result.catalog is not None:
             self._settle(config, result.catalog, [])
         else:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,32 @@ def test_a_site_url_verify_would_refuse_is_refused(tmp_path: Path, site_url: str
     assert refused.returncode == 1
     assert "site_url: the base URL must not carry a query or fragment" in refused.output
     assert not (tmp_path / "site").exists()
+
+
+def test_two_builds_of_one_catalog_outside_git_are_byte_identical(tmp_path: Path) -> None:
+    """No SOURCE_DATE_EPOCH and no history: the feeds and the sitemap are dated from the
+    catalog's files, never from the clock."""
+    catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
+    config = configure(tmp_path)
+    built = []
+    for name in ("first", "second"):
+        env = {k: v for k, v in site_env(catalog).items() if k != "SOURCE_DATE_EPOCH"}
+        done = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", name],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        site = tmp_path / name
+        built.append(
+            {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+        )
+        time.sleep(1.1)  # a clock in whole seconds would tell the two apart
+    first, second = built
+    assert first.keys() == second.keys()
+    assert [path for path in first if first[path] != second[path]] == []
+    assert b"<updated>" in first["feed.xml"]
