@@ -442,7 +442,7 @@ def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
 
 
 def _verify(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
-    from build_tools.remote import read_remote
+    from build_tools.remote import compare_generations, read_remote
 
     base = _usage_checks(args, err)
     if base is None:
@@ -455,10 +455,13 @@ def _verify(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
     for remote in remotes:
         for problem in remote.problems:
             report.problem(problem.diagnostic())
+    differences = compare_generations(remotes)
+    for problem in differences:
+        report.problem(problem.diagnostic())
     for remote in remotes:
         report.note(_verdict(base, remote))
     current = local is None or _freshness(remotes, local, report)
-    problems = sum(len(remote.problems) for remote in remotes)
+    problems = sum(len(remote.problems) for remote in remotes) + len(differences)
     report.finish(not problems and current)
     if problems:
         print(f"rolecat: {_count(problems, 'problem')} reading {base} as the server does", file=err)

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from build_tools import wire
@@ -33,11 +34,12 @@ from build_tools.catalog import (
     load_catalog,
     wire_path,
 )
-from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.formats import EXTENSIONS, Format
 from build_tools.javascript import ID_SOURCE
 from build_tools.lock import Entry, current_entries
 from build_tools.rules import run_rules
+from build_tools.server_contract import SERVER_RULES, js_trim
 from build_tools.sources import MAX_FILE_BYTES, TIMEOUT_SECONDS
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -64,7 +66,8 @@ class BaseUrlError(ValueError):
 
 
 def normalize_base(base: str) -> str:
-    """The base as the server uses it: ``http(s)://`` only, trailing slashes stripped."""
+    """The base as the server uses it: trimmed, ``http(s)://`` only, trailing slashes stripped."""
+    base = js_trim(base)  # as the server reads AI_AGENT_ROLES_CATALOG_URL
     if any(
         character.isspace() or ord(character) < 0x20 or ord(character) == 0x7F for character in base
     ):
@@ -397,6 +400,7 @@ def read_remote(base: str, timeout: float = TIMEOUT_SECONDS, format: Format = "j
     catalog, diagnostics = load_catalog(source)
     if catalog is not None:
         diagnostics += run_rules(catalog)
+        diagnostics += [d for d in run_rules(catalog, SERVER_RULES) if d.severity == "error"]
     problems = []
     for diagnostic in sorted(set(diagnostics)):
         failure = source.failures.get(diagnostic.file)
@@ -414,6 +418,67 @@ def read_remote(base: str, timeout: float = TIMEOUT_SECONDS, format: Format = "j
                 )
             )
     return Remote(source, catalog, problems)
+
+
+def compare_generations(remotes: Sequence[Remote]) -> list[Problem]:
+    """Where a deploy publishes both generations, each ``.yaml`` file must give exactly the
+    values of its ``.json`` twin: a file cut short or edited by hand would otherwise serve one
+    generation of the server other prompts than the other. Names each file and the first field
+    that differs."""
+    by_format = {remote.format: remote for remote in remotes if remote.catalog is not None}
+    json_remote, yaml_remote = by_format.get("json"), by_format.get("yaml")
+    if json_remote is None or yaml_remote is None:
+        return []
+    assert json_remote.catalog is not None and yaml_remote.catalog is not None
+    pairs = [(json_remote.catalog.index, yaml_remote.catalog.index)]
+    yaml_bundles = {bundle.id: bundle for bundle in yaml_remote.catalog.bundles}
+    for bundle in json_remote.catalog.bundles:
+        twin = yaml_bundles.get(bundle.id)
+        for language, file in bundle.files.items():
+            other = twin.files.get(language) if twin is not None else None
+            if other is not None:
+                pairs.append((file.document, other.document))
+    problems = []
+    for json_document, yaml_document in pairs:
+        pointer = _first_difference(json_document.data, yaml_document.data, ())
+        if pointer is not None:
+            problems.append(
+                Problem(
+                    yaml_remote.source.url(yaml_document.path),
+                    0,
+                    0,
+                    f"differs from {json_remote.source.url(json_document.path)} at "
+                    f'"{describe_pointer(pointer)}": the two generations of the server would read '
+                    "different values; publish both from one build",
+                    "generations-differ",
+                    pointer,
+                )
+            )
+    return problems
+
+
+def _first_difference(left: Any, right: Any, pointer: Pointer) -> Pointer | None:
+    """Where two JSON values first differ (an object's keys in the left one's order)."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in [*left, *(k for k in right if k not in left)]:
+            if key not in left or key not in right:
+                return (*pointer, key)
+            found = _first_difference(left[key], right[key], (*pointer, key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(left, list) and isinstance(right, list):
+        for position, (a, b) in enumerate(zip(left, right, strict=False)):
+            found = _first_difference(a, b, (*pointer, position))
+            if found is not None:
+                return found
+        return None if len(left) == len(right) else (*pointer, min(len(left), len(right)))
+    both_numbers = _is_number(left) and _is_number(right)
+    return None if (type(left) is type(right) or both_numbers) and left == right else pointer
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def read_live(base: str, timeout: float = TIMEOUT_SECONDS) -> Remote:

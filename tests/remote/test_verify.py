@@ -759,3 +759,54 @@ def test_https_dripping_times_out(
     assert time.monotonic() - started < 2
     assert result.code == 1
     assert "index.json: timed out after 0.5 s" in result.out
+
+
+# --- the generations compared -----------------------------------------------------------------
+
+
+def cut_at_a_line_break(yaml: bytes) -> bytes:
+    """A YAML bundle file cut short in its last role's instructions, at a line break: it still
+    parses, and every role is still there."""
+    lines = yaml.split(b"\n")
+    starts = [n for n, line in enumerate(lines) if line.lstrip().startswith(b"instructions: |")]
+    inside = range(starts[-1] + 1, len(lines))
+    end = next(n for n in inside if lines[n] and not lines[n].startswith(b"    "))
+    assert end - starts[-1] > 4, "the last role's instructions are too short to cut"
+    return b"\n".join(lines[: starts[-1] + 3] + lines[end:])
+
+
+def test_a_yaml_file_that_differs_from_its_json_twin_fails_verification(
+    scripted_host: StartHost, files: dict[str, bytes]
+) -> None:
+    """Both languages' YAML cut at a line break still parse: the server's YAML generation
+    would take the shortened prompts (role-model-config.ts reads them as they are)."""
+    roles = {}
+    for language in ("en", "ru"):
+        path = f"bundles/engineering/{language}.yaml"
+        files[path] = cut_at_a_line_break(files[path])
+        roles[language] = files[path].count(b"\n- slug: ") - 1
+    host = scripted_host(files)
+
+    result = run("verify", host.url)
+
+    assert result.code == 1
+    assert problems(result) == [
+        f"{host.url}/bundles/engineering/{language}.yaml: differs from "
+        f"{host.url}/bundles/engineering/{language}.json at "
+        f'"roles[{roles[language]}].instructions": the two generations of the server would read different '
+        "values; publish both from one build"
+        for language in ("en", "ru")
+    ]
+
+
+def test_identical_generations_pass(scripted_host: StartHost, files: dict[str, bytes]) -> None:
+    assert run("verify", scripted_host(files).url).code == 0
+
+
+def test_the_base_is_trimmed_as_the_server_trims_it(
+    scripted_host: StartHost, files: dict[str, bytes]
+) -> None:
+    host = scripted_host(files)
+    result = run("verify", f"  {host.url}/ \n")
+    assert result.code == 0, result.out + result.err
+    assert normalize_base("\ufeff https://example.org/c/ \u3000") == "https://example.org/c"
