@@ -793,8 +793,8 @@ def test_a_yaml_file_that_differs_from_its_json_twin_fails_verification(
     assert problems(result) == [
         f"{host.url}/bundles/engineering/{language}.yaml: differs from "
         f"{host.url}/bundles/engineering/{language}.json at "
-        f'"roles[{roles[language]}].instructions": the two generations of the server would read different '
-        "values; publish both from one build"
+        f'"roles[{roles[language]}].instructions": the two generations of the server would read '
+        "different values; publish both from one build"
         for language in ("en", "ru")
     ]
 
