@@ -36,7 +36,7 @@ from build_tools.lock import (
 from build_tools.reuse import Reuse
 from build_tools.rules import run_rules
 from build_tools.secret_scan import SecretScan, redact
-from build_tools.server_contract import SERVER_RULES
+from build_tools.server_contract import SERVER_RULES, literal_model_words
 from build_tools.site_paths import Site
 
 
@@ -93,6 +93,7 @@ def check_catalog(
     reuse: Reuse | None = None,
     *,
     pruning: bool = False,
+    model_tiers: bool = False,
 ) -> CheckResult:
     """Every rule of the catalog and of the site it publishes, the published files as the server
     reads them, then the lock; diagnostics sorted by file and position.
@@ -100,7 +101,8 @@ def check_catalog(
     ``site`` says what is published where (both formats, no hand-written pages and no directory
     by default); ``memo`` keeps the published files for the build that follows and what was
     judged for the next rebuild of a preview; ``reuse`` what each file gave the last check;
-    ``pruning`` judges the catalog as if the allowlist's stale entries were gone already.
+    ``pruning`` judges the catalog as if the allowlist's stale entries were gone already;
+    ``model_tiers`` says the deployment resolves tier words (else each one warns).
 
     A change that a killed rolecat command left half made is finished or undone first (see
     :mod:`build_tools.atomic`), so the catalog read is the one before it or the one after.
@@ -114,7 +116,7 @@ def check_catalog(
         where = relative(root, error.path)
         return CheckResult(None, [Diagnostic(where, 0, 0, error.reason, "interrupted-change")])
     with _no_cycle_collection():
-        result = _check(root, lock_path, site or Site(), memo, reuse, pruning)
+        result = _check(root, lock_path, site or Site(), memo, reuse, pruning, model_tiers)
     result.recovered = recovered
     result.diagnostics = redact(result.diagnostics)
     result.warnings = redact(result.warnings)
@@ -128,6 +130,7 @@ def _check(
     memo: published.Memo | None,
     reuse: Reuse | None,
     pruning: bool,
+    model_tiers: bool,
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
     scan = SecretScan()
@@ -148,7 +151,9 @@ def _check(
     if catalog is None:
         return CheckResult(catalog, sorted(set(diagnostics)))
     diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
-    found = run_rules(catalog, SERVER_RULES)
+    found = run_rules(
+        catalog, SERVER_RULES if model_tiers else (*SERVER_RULES, literal_model_words)
+    )
     warnings = [d for d in found if d.severity == "warning"]
     diagnostics += [d for d in found if d.severity != "warning"]
     scan.index(catalog.index)

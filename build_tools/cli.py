@@ -145,6 +145,13 @@ def _parser() -> argparse.ArgumentParser:
         help="also compare with the live catalog at BASE_URL: a changed role must have a higher "
         "version than live, and no version may go down",
     )
+    check.add_argument(
+        "--model-tiers",
+        action="store_true",
+        help="the deployment resolves tier words in chatModel (pro, sonnet, best), as the "
+        "plugin's model_tiers option says; without it each one warns, since gitmost asks its "
+        "provider for a model of that literal name",
+    )
     _add_site(check)
     _add_timeout(check)
     _add_format(check)
@@ -403,7 +410,7 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
             report.note(_describe(change))
         report.note("lock updated" if update.written else "lock is up to date")
         return EXIT_OK
-    result = check_catalog(root, args.lock, _site(args))
+    result = check_catalog(root, args.lock, _site(args), model_tiers=args.model_tiers)
     for line in result.recovered:
         report.note(line)
     for diagnostic in [*result.warnings, *result.diagnostics]:
@@ -543,8 +550,10 @@ def _check_against(args: argparse.Namespace, report: Reporter, err: TextIO) -> i
     base = _usage_checks(args, err)
     if base is None:
         return EXIT_USAGE
-    result = check_catalog(args.catalog, args.lock, _site(args))
+    result = check_catalog(args.catalog, args.lock, _site(args), model_tiers=args.model_tiers)
     remote = read_live(base, args.timeout)
+    for warning in result.warnings:
+        report.problem(warning)
     diagnostics = list(result.diagnostics)
     if result.catalog is not None:
         diagnostics += compare_roles(result.catalog, remote)

@@ -83,6 +83,11 @@ def display_label(ref: str) -> str:
     return ALIASES.get(ref, ref)
 
 
+def is_tier_word(word: str) -> bool:
+    """A tier, an alias of one, or ``best``: a word only a tier-resolving deployment reads."""
+    return word in TIER_ORDER or word in ALIASES or word == BEST
+
+
 def model_hint(model_config: Any) -> ModelHint:
     """The hint of a checked ``modelConfig`` (absent, null, or ``{driver?, chatModel?}``)."""
     config = model_config if isinstance(model_config, dict) else {}

@@ -17,6 +17,7 @@ from typing import Any
 
 from build_tools.catalog import Catalog
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.model_tiers import is_tier_word
 from build_tools.rules import PLACEHOLDER
 from build_tools.sources import Document
 
@@ -218,6 +219,27 @@ def surrounding_whitespace(catalog: Catalog) -> Iterator[Diagnostic]:
                     "server-trims",
                     severity="warning",
                 )
+
+
+def literal_model_words(catalog: Catalog) -> Iterator[Diagnostic]:
+    """gitmost resolves no tiers (``role-model-config.ts``): it asks its provider for a model
+    of the literal name a tier word is. Run where the catalog says it does not use tiers."""
+    seen: set[str] = set()
+    for document, position, role in _roles(catalog):
+        model = role.get("modelConfig")
+        word = model.get("chatModel") if isinstance(model, dict) else None
+        slug = str(role.get("slug"))
+        if not isinstance(word, str) or not is_tier_word(word) or slug in seen:
+            continue
+        seen.add(slug)  # once per role: it is the same in every language
+        yield document.diagnostic(
+            ("roles", position, "modelConfig", "chatModel"),
+            f'role "{slug}": chatModel "{word}" is a tier word, but the server resolves no tiers: '
+            f'it asks its provider for a model named "{word}" (role-model-config.ts); name the '
+            "model, or turn on model_tiers (`--model-tiers`) where the deployment resolves them",
+            "server-model-is-literal",
+            severity="warning",
+        )
 
 
 SERVER_RULES = (

@@ -28,3 +28,8 @@ class RolesCatalogConfig(Config):
     history = c.Type(bool, default=True)
     """Read the catalog's git history: every role's versions and what changed, stale translations,
     the Atom feeds. Off, the site shows only the current versions."""
+
+    model_tiers = c.Type(bool, default=False)
+    """Read ``modelConfig.chatModel`` as a tier word (``pro``, ``sonnet``, ``best``) that the
+    deployment resolves. Off (gitmost's behaviour: ``role-model-config.ts`` passes it to the
+    provider as the model id), it is shown as the model id asked for, and a tier word warns."""

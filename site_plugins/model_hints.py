@@ -6,27 +6,34 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from build_tools.model_tiers import BEST, FILTER_ORDER, model_hint
+from build_tools.model_tiers import BEST, FILTER_ORDER, ModelHint, model_hint
 
 
-def hint(role: dict[str, Any]) -> dict[str, Any]:
-    """The role's ``modelConfig`` read as a tier: plain values, for the templates and the memo.
+def hint(role: dict[str, Any], *, tiers: bool = False) -> dict[str, Any]:
+    """The role's ``modelConfig`` as the page shows it: plain values, for the templates and the
+    memo. With ``tiers`` a tier word of a deployment that resolves them; without, what gitmost
+    does with it: the model id its provider is asked for (``role-model-config.ts``).
 
     Shared, never to be changed: a large catalog has few distinct hints and many pages that
     show one, all held until they are written."""
     config = role.get("modelConfig")
     if not isinstance(config, dict):
-        return _hint(None, None)
+        return _hint(None, None, tiers)
     driver, written = config.get("driver"), config.get("chatModel")
     return _hint(
-        driver if isinstance(driver, str) else None, written if isinstance(written, str) else None
+        driver if isinstance(driver, str) else None,
+        written if isinstance(written, str) else None,
+        tiers,
     )
 
 
 @functools.lru_cache(maxsize=1024)
-def _hint(driver: str | None, written: str | None) -> dict[str, Any]:
+def _hint(driver: str | None, written: str | None, tiers: bool) -> dict[str, Any]:
     found = model_hint({"driver": driver, "chatModel": written})
+    if not tiers and written is not None:
+        found = ModelHint("model", written, driver)
     return {
+        "tiers": tiers,
         "kind": found.kind,
         "label": found.label,
         "written": found.written,

@@ -105,6 +105,7 @@ class Renderer:
         formats: Sequence[Format] = wire.FORMATS,
         memo: dict[Hashable, str] | None = None,
         compiled: jinja2.BytecodeCache | None = None,
+        model_tiers: bool = False,
     ) -> None:
         # ``compiled`` keeps the templates compiled from one preview rebuild to the next.
         self.env = jinja2.Environment(
@@ -119,6 +120,8 @@ class Renderer:
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
         self.env.filters["breakable"] = breakable
         self.use_directory_urls = use_directory_urls
+        self.model_tiers = model_tiers
+        """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""
         self.templates_dir = templates_dir
         # Rendered pages by template, template files and context: a preview rebuild renders
         # only the pages an edit changed. Each renderer keeps what it used, nothing older.
@@ -398,7 +401,7 @@ def _home(
                 ],
                 "roles": [
                     {
-                        **_role_summary(bundle, shown, slug, version, link),
+                        **_role_summary(bundle, shown, slug, version, link, renderer.model_tiers),
                         "others": [
                             {
                                 "code": lang,
@@ -457,7 +460,7 @@ def _language(
             "name": bundle.name(language),
             "description": _bundle_text(bundle, "description", language),
             "roles": [
-                _role_summary(bundle, language, slug, version, link)
+                _role_summary(bundle, language, slug, version, link, renderer.model_tiers)
                 for _p, slug, version in bundle.roles
             ],
             "href": link.page(site_paths.bundle_page(language, bundle.id)),
@@ -485,7 +488,8 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
     link = renderer.linker(src)
     words = labels(language)
     roles = [
-        _role_summary(bundle, language, slug, version, link) for _p, slug, version in bundle.roles
+        _role_summary(bundle, language, slug, version, link, renderer.model_tiers)
+        for _p, slug, version in bundle.roles
     ]
     html = renderer.later(
         "bundle.html",
@@ -568,7 +572,7 @@ def _role(
             "instructions": role.get("instructions") or "",
             "auto_start": role.get("autoStart"),
             "launch_message": role.get("launchMessage"),
-            "model": hint(role),
+            "model": hint(role, tiers=renderer.model_tiers),
             "version": show_number(version),
         },
         bundle={"id": bundle.id, "name": bundle.name(language)},
@@ -613,7 +617,7 @@ def _role_name(bundle: Bundle, language: str, slug: str) -> str:
 
 
 def _role_summary(
-    bundle: Bundle, language: str, slug: str, version: Any, link: Linker
+    bundle: Bundle, language: str, slug: str, version: Any, link: Linker, tiers: bool
 ) -> dict[str, Any]:
     """What a list of roles shows of one role, with a link to its page and its model hint."""
     found = bundle.files[language].role(slug)
@@ -625,7 +629,7 @@ def _role_summary(
         "description": role.get("description") or "",
         "version": show_number(version),
         "href": link.page(site_paths.role_page(language, bundle.id, slug)),
-        "model": hint(role),
+        "model": hint(role, tiers=tiers),
     }
 
 

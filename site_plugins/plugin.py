@@ -144,12 +144,20 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             formats=self.config.formats,
             memo=self.render_memo,
             compiled=self.compiled_pages if self.serving else None,
+            model_tiers=self.config.model_tiers,
         )
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
         self.published = self.memo or published.Memo()
         try:
-            result = check_catalog(self.catalog_dir, lock, site, self.published, self.reuse)
+            result = check_catalog(
+                self.catalog_dir,
+                lock,
+                site,
+                self.published,
+                self.reuse,
+                model_tiers=self.config.model_tiers,
+            )
         except Exception as error:  # a bug of rolecat's own: one line, as every problem
             raise PluginError(
                 f"internal error checking {_shown(self.catalog_dir)}: {type(error).__name__}: "

@@ -92,8 +92,8 @@ def test_unknown_model_field_suggests_the_known_one(catalog: Catalog) -> None:
 
 def test_model_config_must_be_the_same_in_every_language(catalog: Catalog) -> None:
     """Shown by its keys only: a value could be a credential (which the scan reports)."""
-    give_model(catalog, {"chatModel": "pro"}, "en")
-    give_model(catalog, {"chatModel": "opus", "driver": "ollama"}, "ru")
+    give_model(catalog, {"chatModel": "gpt-4o"}, "en")
+    give_model(catalog, {"chatModel": "o3", "driver": "ollama"}, "ru")
     assert only_line(catalog) == (
         f'{value(catalog, RU, "modelConfig", "{")}: role "three": "modelConfig" is an object '
         'with "chatModel", "driver" here but an object with "chatModel" in bundles/beta/en.json; '

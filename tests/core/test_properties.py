@@ -93,9 +93,10 @@ def catalogs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, dict[str, Any]]
                 role_value["instructions"] = draw(texts)
                 if draw(st.booleans()):
                     role_value["description"] = draw(
-                        st.text(st.characters(exclude_characters="\x00"), max_size=20).filter(
-                            lambda text: PLACEHOLDER not in text
-                        )
+                        st.text(
+                            st.characters(exclude_categories=("Cs",), exclude_characters="\x00"),
+                            max_size=20,
+                        ).filter(lambda text: PLACEHOLDER not in text)
                     )
                 if draw(st.booleans()):
                     role_value["launchMessage"] = draw(optional)

@@ -38,8 +38,18 @@ def test_valid_catalog_prints_ok(catalog: Catalog) -> None:
 
 
 def test_our_catalog_passes() -> None:
-    result = run("check", "--catalog", str(Path(__file__).resolve().parents[2] / "catalog"))
+    """With the tiers its deployment resolves (mkdocs.yml's model_tiers); without, each tier
+    word warns, as gitmost would ask its provider for a model of that literal name."""
+    catalog = str(Path(__file__).resolve().parents[2] / "catalog")
+    result = run("check", "--catalog", catalog, "--model-tiers")
     assert (result.code, result.out) == (0, "OK\n")
+    literal = run("check", "--catalog", catalog)
+    assert literal.code == 0 and literal.lines[-1] == "OK"
+    assert [line.split(": warning: ")[1].split(":")[0] for line in literal.lines[:-1]] == [
+        'role "test-engineer"',
+        'role "incident-responder"',
+        'role "release-notes-writer"',
+    ]
 
 
 def test_duplicate_slug_across_bundles(catalog: Catalog) -> None:

@@ -93,7 +93,7 @@ def local(tmp_path: Path) -> Path:
 
 
 def test_an_unchanged_catalog_is_not_behind_live(live: StaticServer, local: Path) -> None:
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
     assert result.code == 0, result.out + result.err
     assert result.lines == ["OK", f"no role is behind the live catalog at {live.url}"]
 
@@ -103,15 +103,16 @@ def test_the_seeds_known_hole_a_role_readded_with_new_content_at_its_version(
 ) -> None:
     # Remove the role and prune it from the lock ...
     entry, roles = remove_role(local)
-    assert run("check", "--catalog", str(local), "--fix").code == 0
+    assert run("check", "--catalog", str(local), "--model-tiers", "--fix").code == 0
     # ... then bring it back with new content at the same version: the lock has no baseline.
     for role in roles.values():
         role["instructions"] += "\n\nAlso rewrite every sentence you touch."
     add_role(local, entry, roles)
-    assert run("check", "--catalog", str(local), "--fix").code == 0
-    assert run("check", "--catalog", str(local)).lines == ["OK"]  # the lock alone misses it
+    assert run("check", "--catalog", str(local), "--model-tiers", "--fix").code == 0
+    # The lock alone misses it (our catalog's tier words are resolved by its deployment).
+    assert run("check", "--catalog", str(local), "--model-tiers", "--model-tiers").lines == ["OK"]
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 1
     [line] = result.lines
@@ -130,7 +131,7 @@ def test_the_message_points_at_the_version_in_the_local_index(
 ) -> None:
     edit_instructions(local, " Changed.")
     # The lock is out of date too: both problems are reported, each at the version.
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
     assert result.code == 1
     text = (local / "index.json").read_text(encoding="utf-8").splitlines()
     for line in result.lines:
@@ -150,7 +151,7 @@ def test_a_version_lower_than_live_is_caught(
     set_version(site, ahead)  # live went ahead (say, deployed from another branch)
     live = static_server(site)
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 1
     [line] = result.lines
@@ -171,9 +172,9 @@ def test_a_lower_version_with_new_content_must_go_above_live(
     live = static_server(site)
     edit_instructions(local, " Changed.")
     set_version(local, version + 1)  # bumped, but not past live
-    assert run("check", "--catalog", str(local), "--fix").code == 0
+    assert run("check", "--catalog", str(local), "--model-tiers", "--fix").code == 0
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 1
     [line] = result.lines
@@ -183,9 +184,9 @@ def test_a_lower_version_with_new_content_must_go_above_live(
 def test_a_properly_bumped_change_passes(live: StaticServer, local: Path) -> None:
     edit_instructions(local, " Changed.")
     set_version(local, index_entry(local)["version"] + 1)
-    assert run("check", "--catalog", str(local), "--fix").code == 0
+    assert run("check", "--catalog", str(local), "--model-tiers", "--fix").code == 0
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 0, result.out
     assert result.lines == ["OK", f"no role is behind the live catalog at {live.url}"]
@@ -196,9 +197,9 @@ def test_new_and_removed_roles_are_not_regressions(live: StaticServer, local: Pa
     for role in roles.values():
         role["slug"] = "copy-editor"
     add_role(local, {**entry, "slug": "copy-editor"}, roles)
-    assert run("check", "--catalog", str(local), "--fix").code == 0
+    assert run("check", "--catalog", str(local), "--model-tiers", "--fix").code == 0
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 0, result.out
 
@@ -211,7 +212,7 @@ def test_a_live_catalog_that_cannot_be_read_fails_the_comparison(
     del files[f"bundles/{BUNDLE}/en.json"]
     host = scripted_host(files)
 
-    result = run("check", "--catalog", str(local), "--against", host.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", host.url)
 
     assert result.code == 1
     assert result.lines == [
@@ -231,7 +232,7 @@ def test_a_yaml_only_live_catalog_is_compared_through_its_yaml(
     set_version(source, ahead)  # live went ahead, and publishes the YAML generation only
     live = static_server(publish(source, tmp_path / "site", ("yaml",)))
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 1
     [line] = result.lines
@@ -244,7 +245,7 @@ def test_an_unchanged_catalog_is_not_behind_a_yaml_only_live_catalog(
     tmp_path: Path, static_server: StartStatic, local: Path
 ) -> None:
     live = static_server(publish(OUR_CATALOG, tmp_path / "site", ("yaml",)))
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
     assert result.code == 0, result.out + result.err
     assert result.lines == [
         "OK",
@@ -257,7 +258,7 @@ def test_a_host_with_neither_generation_reports_the_json_one(
     scripted_host: StartHost, local: Path
 ) -> None:
     host = scripted_host({})
-    result = run("check", "--catalog", str(local), "--against", host.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", host.url)
     assert result.code == 1
     assert result.lines == [
         f"live catalog: {host.url}/index.json: HTTP 404 Not Found: the server refuses non-2xx "
@@ -281,7 +282,7 @@ def test_a_host_with_neither_generation_reports_the_json_one(
     ],
 )
 def test_usage_errors(local: Path, argv: list[str], message: str) -> None:
-    result = run("check", "--catalog", str(local), *argv)
+    result = run("check", "--catalog", str(local), "--model-tiers", *argv)
     assert result.code == 2
     assert message in result.err
     assert result.err.count("\n") == 1 and "Traceback" not in result.err
@@ -315,7 +316,7 @@ def test_a_live_bundle_missing_a_role_is_reported_not_compared(
         write_json(path, data)
     live = static_server(site)
 
-    result = run("check", "--catalog", str(local), "--against", live.url)
+    result = run("check", "--catalog", str(local), "--model-tiers", "--against", live.url)
 
     assert result.code == 1
     assert result.lines == [

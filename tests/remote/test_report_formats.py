@@ -149,7 +149,9 @@ def test_against_json_live_problems_are_urls_local_ones_files(
     del files[WRITING_EN]
     host = scripted_host(files)
 
-    result = run("check", "--catalog", str(local), "--against", host.url, "--format", "json")
+    result = run(
+        "check", "--catalog", str(local), "--model-tiers", "--against", host.url, "--format", "json"
+    )
 
     assert result.code == 1
     problems = json_report(result)["problems"]
