@@ -42,6 +42,9 @@ CHAT_MODEL_LIMIT = 200
 STORED_TRIMMED = ("name", "emoji", "description", "launchMessage")
 """Fields the import trims, storing a blank one as null (``catalogRoleContentFields``)."""
 
+AUTO_START_DEFAULT = True
+"""What the import stores for a role without ``autoStart`` (``catalogRoleContentFields``)."""
+
 LANGUAGE_LIMIT = 16
 """The catalog browse API's longest language code (``CatalogQueryDto``)."""
 

@@ -25,6 +25,7 @@ from build_tools.diagnostics import Diagnostic
 from build_tools.formats import Format
 from build_tools.history import History, Reach
 from build_tools.lock import show_number
+from build_tools.server_contract import AUTO_START_DEFAULT, stored
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 from site_plugins.model_hints import hint, tier_options
@@ -565,13 +566,16 @@ def _role(
         l=words,
         lang=language,
         role={
+            # What the server stores on import (catalogRoleContentFields): trimmed, a blank
+            # text as none, and an absent autoStart as true.
             "slug": slug,
-            "emoji": role.get("emoji") or "",
-            "name": role.get("name") or slug,
-            "description": role.get("description") or "",
+            "emoji": stored("emoji", role.get("emoji")) or "",
+            "name": stored("name", role.get("name")) or slug,
+            "description": stored("description", role.get("description")) or "",
             "instructions": role.get("instructions") or "",
-            "auto_start": role.get("autoStart"),
-            "launch_message": role.get("launchMessage"),
+            "auto_start": role.get("autoStart", AUTO_START_DEFAULT),
+            "auto_start_default": "autoStart" not in role,
+            "launch_message": stored("launchMessage", role.get("launchMessage")),
             "model": hint(role, tiers=renderer.model_tiers),
             "version": show_number(version),
         },
@@ -624,9 +628,9 @@ def _role_summary(
     role = found[1] if found else {}
     return {
         "slug": slug,
-        "emoji": role.get("emoji") or "",
-        "name": role.get("name") or slug,
-        "description": role.get("description") or "",
+        "emoji": stored("emoji", role.get("emoji")) or "",
+        "name": stored("name", role.get("name")) or slug,
+        "description": stored("description", role.get("description")) or "",
         "version": show_number(version),
         "href": link.page(site_paths.role_page(language, bundle.id, slug)),
         "model": hint(role, tiers=tiers),

@@ -205,3 +205,17 @@ def test_a_language_code_over_16_characters_cannot_be_browsed(catalog: Catalog) 
 def test_js_trim_is_javascripts() -> None:
     assert js_trim("\ufeff\u3000 a b \u2029\t") == "a b"
     assert js_trim("\x1ca\x1f") == "\x1ca\x1f"  # Python's strip would remove these
+
+
+# --- the upstream catalog, written for a tier-resolving deployment
+
+
+@pytest.mark.parametrize("generation", ["json", "yaml"])
+def test_the_upstream_catalog_passes_with_no_new_warning(generation: str) -> None:
+    from tests.support import run, upstream, upstream_yaml
+
+    root = str(upstream() if generation == "json" else upstream_yaml())
+    assert run("check", "--catalog", root, "--model-tiers").lines == ["OK"]
+    literal = run("check", "--catalog", root)
+    assert literal.code == 0 and literal.lines[-1] == "OK"
+    assert all("is a tier word" in line for line in literal.lines[:-1])
