@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # Material prints an end-of-life banner at every build; it would drown our diagnostics.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site serve test check lint bench mutate clean
+.PHONY: site serve test check ruff lint bench mutate clean
 
 $(BIN)/rolecat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,8 +38,14 @@ DEV_ADDR ?= 127.0.0.1:8000
 serve: $(BIN)/rolecat
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr $(DEV_ADDR)
 
-lint: $(VENV)/.test-installed
-	$(BIN)/ruff check build_tools site_plugins tests bench scripts
+# ruff's rules and its formatting (a file that differs from `ruff format` fails), then mypy
+# --strict over build_tools, site_plugins and scripts (pyproject.toml).
+RUFF_PATHS := build_tools site_plugins tests bench scripts
+ruff: $(VENV)/.test-installed
+	$(BIN)/ruff check $(RUFF_PATHS)
+	$(BIN)/ruff format --check $(RUFF_PATHS)
+
+lint: ruff
 	$(BIN)/mypy
 
 test: $(VENV)/.test-installed lint

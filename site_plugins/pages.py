@@ -455,7 +455,7 @@ def _language(
     src = site_paths.language_page(language)
     link = renderer.linker(src)
     words = labels(language)
-    bundles = [
+    bundles: list[dict[str, Any]] = [
         {
             "id": bundle.id,
             "name": bundle.name(language),

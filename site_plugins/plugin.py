@@ -27,7 +27,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
-from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
@@ -173,6 +173,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 "the preview shows changes the lock has not recorded; `make site` refuses them "
                 f"until they are:\n{lines}"
             )
+            assert result.catalog is not None  # the lock is read only for a sound catalog
             self.pending = preview.pending_pages(result.catalog, result.changes)
             result.diagnostics = []
         # What the server would change or lose: a warning, so a strict build fails on it (a
@@ -243,9 +244,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             generated: dict[str, bytes | str | pages.MarkedText] = {}
             if not problems:
                 memo = self.published.files
-                generated.update(wire.raw_files(self.catalog, self.config.formats, memo))
+                raw = wire.raw_files(self.catalog, self.config.formats, memo)
                 self.published = self.memo or published.Memo()  # a build lets its files go
-                generated[wire.CHECKSUMS] = wire.checksums(generated, self.sums)
+                # The sums of the raw tree alone: never of the pages or the instruction files.
+                generated.update(raw)
+                generated[wire.CHECKSUMS] = wire.checksums(raw, self.sums)
                 generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
@@ -342,8 +345,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         shown: dict[str, object] = {}
         for path, content in generated.items():
+            file: File
             if isinstance(content, pages.MarkedText):
-                file: preview.GeneratedFile = MarkedTextFile.of(config, path, content)
+                file = MarkedTextFile.of(config, path, content)
                 content = content.text
             else:
                 file = preview.GeneratedFile.generated(config, path, content=content)

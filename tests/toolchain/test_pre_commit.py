@@ -69,7 +69,9 @@ def test_the_manifest_and_our_config_are_valid() -> None:
 def test_our_repository_runs_the_same_hook_on_itself() -> None:
     yaml = YAML(typ="safe", pure=True)
     (published,) = yaml.load((REPO / ".pre-commit-hooks.yaml").read_text())
-    (ours,) = yaml.load((REPO / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
+    hooks = yaml.load((REPO / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
+    assert [hook["id"] for hook in hooks] == ["rolecat-check", "ruff"]
+    ours = hooks[0]
     same = ("id", "name", "pass_filenames", "always_run", "require_serial")
     assert {k: published[k] for k in same} == {k: ours[k] for k in same}
     assert published["entry"] == "rolecat check" and ours["entry"] == "make --silent check"
@@ -78,6 +80,18 @@ def test_our_repository_runs_the_same_hook_on_itself() -> None:
         ours["entry"].split(), cwd=REPO, capture_output=True, text=True, timeout=600
     )
     assert (found.returncode, found.stdout) == (0, "OK\n"), found.stderr
+
+
+def test_our_repository_runs_ruff_beside_the_check() -> None:
+    """The second hook: ruff's rules and its formatting, as `make lint` runs them."""
+    yaml = YAML(typ="safe", pure=True)
+    hooks = yaml.load((REPO / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
+    ruff = next(hook for hook in hooks if hook["id"] == "ruff")
+    found = subprocess.run(
+        ruff["entry"].split(), cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert "files already formatted" in found.stdout + found.stderr
 
 
 def test_try_repo_checks_a_catalog_repository(
