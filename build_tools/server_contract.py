@@ -114,13 +114,11 @@ def admin_limits(catalog: Catalog) -> Iterator[Diagnostic]:
                 and not value.startswith(PLACEHOLDER)  # the placeholder rule says what to write
             ):
                 yield _too_long(document, ("roles", position, field), slug, field, value, limit)
-        model = role.get("modelConfig")
-        chat_model = model.get("chatModel") if isinstance(model, dict) else None
-        if isinstance(chat_model, str):
-            value = js_trim(chat_model)
-            if server_length(value) > CHAT_MODEL_LIMIT:
-                pointer = ("roles", position, "modelConfig", "chatModel")
-                yield _too_long(document, pointer, slug, "modelConfig.chatModel", value, 200)
+        chat_model = _model_word(role, "chatModel")
+        if chat_model is not None and server_length(js_trim(chat_model)) > CHAT_MODEL_LIMIT:
+            pointer = ("roles", position, "modelConfig", "chatModel")
+            field = "modelConfig.chatModel"
+            yield _too_long(document, pointer, slug, field, js_trim(chat_model), CHAT_MODEL_LIMIT)
 
 
 def _too_long(
@@ -138,9 +136,8 @@ def _too_long(
 def known_drivers(catalog: Catalog) -> Iterator[Diagnostic]:
     """A driver the server does not know is dropped: the role runs on the default provider."""
     for document, position, role in _roles(catalog):
-        model = role.get("modelConfig")
-        driver = model.get("driver") if isinstance(model, dict) else None
-        if isinstance(driver, str) and driver not in AI_DRIVERS:
+        driver = _model_word(role, "driver")
+        if driver is not None and driver not in AI_DRIVERS:
             yield document.diagnostic(
                 ("roles", position, "modelConfig", "driver"),
                 f'role "{role.get("slug")}": driver "{driver}" is not one the server knows '
@@ -229,10 +226,9 @@ def literal_model_words(catalog: Catalog) -> Iterator[Diagnostic]:
     of the literal name a tier word is. Run where the catalog says it does not use tiers."""
     seen: set[str] = set()
     for document, position, role in _roles(catalog):
-        model = role.get("modelConfig")
-        word = model.get("chatModel") if isinstance(model, dict) else None
+        word = _model_word(role, "chatModel")
         slug = str(role.get("slug"))
-        if not isinstance(word, str) or not is_tier_word(word) or slug in seen:
+        if word is None or not is_tier_word(word) or slug in seen:
             continue
         seen.add(slug)  # once per role: it is the same in every language
         yield document.diagnostic(
@@ -264,6 +260,13 @@ def _roles(catalog: Catalog) -> Iterator[tuple[Document, int, dict[str, Any]]]:
             for position, role in enumerate(roles if isinstance(roles, list) else []):
                 if isinstance(role, dict):
                     yield file.document, position, role
+
+
+def _model_word(role: dict[str, Any], key: str) -> str | None:
+    """``modelConfig.driver`` or ``.chatModel``, where it is a string (the schema says the rest)."""
+    model = role.get("modelConfig")
+    word = model.get(key) if isinstance(model, dict) else None
+    return word if isinstance(word, str) else None
 
 
 def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str, bool]]:

@@ -5,8 +5,6 @@ model id the server asks its provider for (role-model-config.ts)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from build_tools.check import update_lock
-from tests.site.helpers import OUR_CATALOG, REPO, copy_catalog, site_env
+from tests.site.helpers import OUR_CATALOG, copy_catalog, mkdocs_build, our_config
 
 
 def _without_auto_start(catalog: Path, slug: str) -> None:
@@ -40,27 +38,14 @@ def literal_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> s
     root = tmp_path_factory.mktemp("server-view")
     catalog = copy_catalog(OUR_CATALOG, root / "catalog")
     _without_auto_start(catalog, "code-reviewer")
-    config = root / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
-        .replace("model_tiers: true", "model_tiers: false")
-        .replace("strict: true", "strict: false"),  # tier words warn with model_tiers off
-        encoding="utf-8",
+    config = our_config(
+        root,
+        ("model_tiers: true", "model_tiers: false"),
+        ("strict: true", "strict: false"),  # tier words warn with model_tiers off
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(root / "site")],
-        env=site_env(catalog),
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert 'chatModel "sonnet" is a tier word' in done.stderr  # a warning, logged by MkDocs
+    done = mkdocs_build(config, catalog, root / "site")
+    assert done.returncode == 0, done.output
+    assert 'chatModel "sonnet" is a tier word' in done.output  # a warning, logged by MkDocs
     return str(static_host(root / "site"))
 
 

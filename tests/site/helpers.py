@@ -71,19 +71,44 @@ def build(
     return Build(result.returncode, result.stdout + result.stderr, site)
 
 
-def config_with(directory: Path, option: str) -> Path:
-    """Our mkdocs.yml in ``directory``, its paths made absolute, with one more plugin option
-    (``"formats: [json]"``)."""
-    config = directory / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
+def our_config(directory: Path, *changes: tuple[str, str], templates: Path | None = None) -> Path:
+    """Our mkdocs.yml in ``directory``, its paths made absolute, each ``(old, new)`` of
+    ``changes`` replaced in its text (another option, another setting)."""
+    pages = templates or REPO / "templates/pages"
+    text = (
+        (REPO / "mkdocs.yml")
+        .read_text(encoding="utf-8")
+        .replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
         .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
-        .replace("      catalog_dir:", f"      {option}\n      catalog_dir:"),
-        encoding="utf-8",
+        .replace("page_templates: templates/pages", f"page_templates: {pages}")
     )
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new)
+    config = directory / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
     return config
+
+
+def config_with(directory: Path, option: str) -> Path:
+    """Our mkdocs.yml in ``directory`` with one more plugin option (``"formats: [json]"``)."""
+    return our_config(directory, ("      catalog_dir:", f"      {option}\n      catalog_dir:"))
+
+
+def mkdocs_build(
+    config: Path, catalog: Path, site: Path, *options: str, env: dict[str, str] | None = None
+) -> Build:
+    """``mkdocs build -f config`` of ``catalog`` into ``site``, from the config's directory."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site), *options],
+        env=env or site_env(catalog),
+        cwd=config.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return Build(done.returncode, done.stdout + done.stderr, site)
 
 
 def copy_catalog(source: Path, target: Path) -> Path:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,7 +17,15 @@ import pytest
 
 from build_tools.check import check_catalog
 from build_tools.sources import MAX_FILE_BYTES
-from tests.site.helpers import OUR_CATALOG, REPO, Build, copy_catalog, lock_as_is, site_env
+from tests.site.helpers import (
+    OUR_CATALOG,
+    REPO,
+    copy_catalog,
+    lock_as_is,
+    mkdocs_build,
+    our_config,
+    site_env,
+)
 from tests.support import run
 
 HOOKS = {
@@ -48,33 +54,16 @@ HOOKS = {
 
 def configure(tmp_path: Path, *, hook: str | None = None, templates: Path | None = None) -> Path:
     """The repository's mkdocs.yml, its paths made absolute, with a hook or other page templates."""
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    pages = templates or REPO / "templates/pages"
-    text = (
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {pages}")
-    )
+    config = our_config(tmp_path, templates=templates)
     if hook is not None:
         (tmp_path / "hook.py").write_text(hook, encoding="utf-8")
-        text += f"\nhooks:\n  - {tmp_path / 'hook.py'}\n"
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(text, encoding="utf-8")
+        with config.open("a", encoding="utf-8") as text:
+            text.write(f"\nhooks:\n  - {tmp_path / 'hook.py'}\n")
     return config
 
 
-def build_with(config: Path, catalog: Path, site: Path, *options: str) -> Build:
-    """``mkdocs build`` of ``catalog`` into ``site`` (strict, as mkdocs.yml says)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site), *options],
-        env=site_env(catalog),
-        cwd=config.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    return Build(done.returncode, done.stdout + done.stderr, site)
+build_with = mkdocs_build
+"""``mkdocs build`` of ``catalog`` into ``site`` (strict, as mkdocs.yml says)."""
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -298,19 +287,11 @@ def test_two_builds_of_one_catalog_outside_git_are_byte_identical(tmp_path: Path
     catalog = copy_catalog(OUR_CATALOG, tmp_path / "catalog")
     config = configure(tmp_path)
     built = []
+    env = {k: v for k, v in site_env(catalog).items() if k != "SOURCE_DATE_EPOCH"}
     for name in ("first", "second"):
-        env = {k: v for k, v in site_env(catalog).items() if k != "SOURCE_DATE_EPOCH"}
-        done = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", name],
-            env=env,
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
         site = tmp_path / name
+        done = mkdocs_build(config, catalog, site, env=env)
+        assert done.returncode == 0, done.output
         built.append(
             {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
         )

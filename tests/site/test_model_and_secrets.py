@@ -133,30 +133,10 @@ def test_a_credential_in_a_yaml_comment_or_anchor_never_reaches_the_site(tmp_pat
 def test_with_model_tiers_off_a_tier_word_fails_a_strict_build(tmp_path: Path) -> None:
     """The warning is a MkDocs warning: a strict build fails on it (role-model-config.ts
     passes chatModel to the provider as the model id)."""
-    import subprocess
-    import sys
+    from tests.site.helpers import mkdocs_build, our_config
 
-    from tests.site.helpers import REPO, site_env
-
-    config = tmp_path / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {REPO / 'templates/pages'}")
-        .replace("model_tiers: true", "model_tiers: false"),
-        encoding="utf-8",
-    )
-    site = tmp_path / "site"
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site)],
-        env=site_env(OUR_CATALOG),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    config = our_config(tmp_path, ("model_tiers: true", "model_tiers: false"))
+    done = mkdocs_build(config, OUR_CATALOG, tmp_path / "site")
     assert done.returncode == 1
-    assert 'warning: role "test-engineer": chatModel "sonnet" is a tier word' in done.stderr
-    assert not site.exists()
+    assert 'warning: role "test-engineer": chatModel "sonnet" is a tier word' in done.output
+    assert not (tmp_path / "site").exists()
