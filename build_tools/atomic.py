@@ -303,6 +303,8 @@ def _write_file(path: Path, content: bytes, *, like: Path | None = None) -> None
         while view:
             view = view[os.write(descriptor, view) :]
         os.fsync(descriptor)
+    except OSError as error:  # os.write names no file: say which one
+        raise OSError(error.errno, error.strerror, str(path)) from None
     finally:
         os.close(descriptor)
 

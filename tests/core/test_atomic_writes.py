@@ -245,3 +245,39 @@ def test_a_scaffold_refuses_a_file_where_a_directory_must_go(
     assert refused.stderr.count("\n") == 1
     assert f"{in_the_way}: is a file where a directory must go" in refused.stderr
     assert snapshot(root) == before
+
+
+def test_what_is_not_a_journal_of_ours_is_left_alone_and_a_torn_plan_is_undone(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / f"{JOURNAL_PREFIX}a-file").write_text("not a directory", encoding="utf-8")
+    torn = tmp_path / f"{JOURNAL_PREFIX}torn"
+    torn.mkdir()
+    (torn / "plan.json").write_text('{"entries": [["a', encoding="utf-8")  # killed mid-write
+    (tmp_path / "index.json").write_bytes(b"as it was")
+    done = recover(tmp_path)
+    assert done == [f"removed {torn.name}: an interrupted change that had written nothing"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{JOURNAL_PREFIX}a-file", "index.json"]
+    assert (tmp_path / "index.json").read_bytes() == b"as it was"
+
+
+def test_a_failed_write_is_one_line_naming_the_file_not_the_hidden_one(tmp_path: Path) -> None:
+    """The temporary files have names of their own; the message names the target."""
+    import resource
+
+    (tmp_path / "index.json").write_bytes(b"{}")
+    change = Transaction(tmp_path)
+    change.write(tmp_path / "index.json", b"x" * 4096)
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, limit[1]))
+    try:
+        with pytest.raises(WriteError) as failed:
+            change.apply()
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+        signal.signal(signal.SIGXFSZ, previous)
+    assert failed.value.path == tmp_path / "index.json"
+    assert "RLIMIT_FSIZE" in failed.value.reason
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
+    assert (tmp_path / "index.json").read_bytes() == b"{}"
