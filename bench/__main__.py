@@ -300,7 +300,8 @@ def history_for(work: Path, commits: int) -> Path:
 def _read_history(catalog: Path) -> Run:
     """Reading the history alone, as its own process: what the build spends on it."""
     code = (
-        "import sys, time; from pathlib import Path; from build_tools.history import read_history; "
+        "import sys, time; from pathlib import Path; "
+        "from build_tools.history.replay import read_history; "
         "t = time.perf_counter(); h = read_history(Path(sys.argv[1])); "
         "print(time.perf_counter() - t, sum(len(r.versions) for r in h.roles.values()))"
     )

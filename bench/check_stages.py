@@ -17,14 +17,17 @@ from typing import Any
 
 STARTED = time.process_time()
 
-from build_tools import check, formats, published, secret_scan  # noqa: E402
+from build_tools import check  # noqa: E402
+from build_tools.rules import secret_scan  # noqa: E402
+from build_tools.sources import formats  # noqa: E402
+from build_tools.wire import judged  # noqa: E402
 
 STAGES: list[tuple[Any, str, str]] = [
     (check, "load_catalog", "every file read, parsed and checked by the schemas, and:"),
     (check, "bundle_hashes", "  every role's lock hash (orjson + SHA-256, as the floor)"),
     (secret_scan.SecretScan, "bundle", "  the secret scan of every bundle file"),
     (check, "run_rules", "the rules across files"),
-    (published, "judge", "every published file judged (size, the server's guards), and:"),
+    (judged, "judge", "every published file judged (size, the server's guards), and:"),
     (formats, "dump_yaml", "  the files of the other format (YAML) written"),
     (check, "read_lock", "the lock read and compared"),
 ]

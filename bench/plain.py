@@ -16,10 +16,10 @@ from typing import Any
 import yaml
 from mkdocs.utils.yaml import yaml_load
 
-from build_tools import site_paths, wire
-from build_tools.catalog import Catalog
 from build_tools.check import check_catalog
-from build_tools.history import read_history
+from build_tools.history.replay import read_history
+from build_tools.model.catalog import Catalog
+from build_tools.wire import raw_tree, site_paths
 from site_plugins import chrome, history_pages, pages
 
 PLUGIN = "roles-catalog"
@@ -72,7 +72,7 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
     with config_file.open("rb") as stream:
         config: dict[str, Any] = yaml_load(stream)
     config["plugins"], options = _plugin_entry(config.get("plugins") or [])
-    formats = tuple(options.get("formats") or wire.FORMATS)
+    formats = tuple(options.get("formats") or raw_tree.FORMATS)
     result = check_catalog(catalog_dir)
     if not result.ok or result.catalog is None:
         lines = "\n".join(str(d) for d in result.diagnostics[:5])
@@ -95,8 +95,8 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         target = docs / page.src_uri
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_markdown(page), encoding="utf-8")
-    raw = wire.raw_files(catalog, formats)
-    raw[wire.CHECKSUMS] = wire.checksums(raw)
+    raw = raw_tree.raw_files(catalog, formats)
+    raw[raw_tree.CHECKSUMS] = raw_tree.checksums(raw)
     languages = pages.catalog_languages(catalog)
     raw.update(
         history_pages.feed_files(catalog, history, languages, history_pages.FeedSite(site_url))

@@ -1,3 +1,3 @@
-from build_tools.cli import run
+from build_tools.cli.main import run
 
 run()

@@ -8,17 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_tools import published, site_paths
-from build_tools.allowlist import ALLOWLIST_FILE, STALE, Allowlist, judge, prune, read_allowlist
 from build_tools.atomic import Transaction, WriteError, recover
-from build_tools.catalog import (
-    Bundle,
-    Catalog,
-    DirectorySource,
-    load_catalog,
-    read_document,
-    relative,
-)
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -33,11 +23,28 @@ from build_tools.lock import (
     read_lock_bytes,
     render,
 )
+from build_tools.model.catalog import (
+    Bundle,
+    Catalog,
+    DirectorySource,
+    load_catalog,
+    read_document,
+    relative,
+)
 from build_tools.reuse import Reuse
-from build_tools.rules import run_rules
-from build_tools.secret_scan import SecretScan, redact
-from build_tools.server_contract import SERVER_RULES, literal_model_words
-from build_tools.site_paths import Site
+from build_tools.rules.across_files import run_rules
+from build_tools.rules.allowlist import (
+    ALLOWLIST_FILE,
+    STALE,
+    Allowlist,
+    judge,
+    prune,
+    read_allowlist,
+)
+from build_tools.rules.secret_scan import SecretScan, redact
+from build_tools.rules.server_contract import SERVER_RULES, literal_model_words
+from build_tools.wire import judged, site_paths
+from build_tools.wire.site_paths import Site
 
 
 @dataclass
@@ -89,7 +96,7 @@ def check_catalog(
     root: Path,
     lock_path: Path | None = None,
     site: Site | None = None,
-    memo: published.Memo | None = None,
+    memo: judged.Memo | None = None,
     reuse: Reuse | None = None,
     *,
     pruning: bool = False,
@@ -127,7 +134,7 @@ def _check(
     root: Path,
     lock_path: Path,
     site: Site,
-    memo: published.Memo | None,
+    memo: judged.Memo | None,
     reuse: Reuse | None,
     pruning: bool,
     model_tiers: bool,
@@ -167,7 +174,7 @@ def _check(
     diagnostics += problems + [d for d in verdict.diagnostics if not pruning or d.rule != STALE]
     diagnostics += scan.outside_values()
     if not diagnostics:
-        diagnostics = published.judge(catalog, site.formats, memo)
+        diagnostics = judged.judge(catalog, site.formats, memo)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     result.warnings = sorted(set(warnings))
     result.allowlist, result.stale_allowed = allowed, verdict.stale

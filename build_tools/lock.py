@@ -14,11 +14,11 @@ from typing import Any
 
 import orjson
 
-from build_tools import schema
-from build_tools.catalog import Bundle, Catalog, relative
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.files import TooLarge, describe, read_bounded
-from build_tools.sources import Document, SourceError, parse_json
+from build_tools.model import schema
+from build_tools.model.catalog import Bundle, Catalog, relative
+from build_tools.sources.files import TooLarge, describe, read_bounded
+from build_tools.sources.json_reader import Document, SourceError, parse_json
 
 HASHED_FIELDS = ("emoji", "autoStart", "name", "description", "instructions", "launchMessage")
 """In this order; ``slug`` is identity and ``version`` lives in the index, so neither is hashed."""

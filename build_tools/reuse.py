@@ -14,18 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from build_tools import schema
-from build_tools.catalog import (
+from build_tools.diagnostics import Diagnostic
+from build_tools.lock import bundle_hashes
+from build_tools.model import schema
+from build_tools.model.catalog import (
     SOURCE_FORMATS,
     Bundle,
     CatalogSource,
     DirectorySource,
     read_document,
 )
-from build_tools.diagnostics import Diagnostic
-from build_tools.lock import bundle_hashes
-from build_tools.secret_scan import Hit, SecretScan
-from build_tools.sources import Document
+from build_tools.rules.secret_scan import Hit, SecretScan
+from build_tools.sources.json_reader import Document
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
-from build_tools.wire import FORMATS
+from build_tools.wire.raw_tree import FORMATS
 
 
 class RolesCatalogConfig(Config):

@@ -1,5 +1,5 @@
 """What the history adds to the site: a role's versions, a page per version with what changed, the
-health pages and the Atom feeds. Data comes from ``build_tools.history``; no MkDocs here.
+health pages and the Atom feeds. Data comes from ``build_tools.history.replay``; no MkDocs here.
 
 Pages are per language like every other page: ``/<lang>/<bundle>/<slug>/v<n>/`` shows what changed
 in that language and lists the other languages; ``/health/`` sums up each language and
@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from build_tools import feeds, site_paths
-from build_tools.catalog import Bundle, Catalog
-from build_tools.history import Commit, History, Reach, RoleHistory, Version, changed_fields
+from build_tools.history import feeds
+from build_tools.history.replay import Commit, History, Reach, RoleHistory, Version, changed_fields
+from build_tools.history.worddiff import Piece, word_diff
 from build_tools.lock import show_number as show
-from build_tools.worddiff import Piece, word_diff
+from build_tools.model.catalog import Bundle, Catalog
+from build_tools.wire import site_paths
 from site_plugins.labels import FALLBACK, labels, language_name
 
 FEED_ENTRIES = 100

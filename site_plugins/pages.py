@@ -19,13 +19,13 @@ import jinja2
 import orjson
 from markupsafe import Markup, escape
 
-from build_tools import site_paths, wire
-from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.formats import Format
-from build_tools.history import History, Reach
+from build_tools.history.replay import History, Reach
 from build_tools.lock import show_number
-from build_tools.server_contract import AUTO_START_DEFAULT, stored
+from build_tools.model.catalog import Bundle, Catalog
+from build_tools.rules.server_contract import AUTO_START_DEFAULT, stored
+from build_tools.sources.formats import Format
+from build_tools.wire import raw_tree, site_paths
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 from site_plugins.model_hints import hint, tier_options
@@ -103,7 +103,7 @@ class Renderer:
         templates_dir: Path,
         *,
         use_directory_urls: bool = True,
-        formats: Sequence[Format] = wire.FORMATS,
+        formats: Sequence[Format] = raw_tree.FORMATS,
         memo: dict[Hashable, str] | None = None,
         compiled: jinja2.BytecodeCache | None = None,
         model_tiers: bool = False,
@@ -395,8 +395,8 @@ def _home(
                         "code": lang,
                         "name": language_name(lang),
                         "href": link.page(site_paths.bundle_page(lang, bundle.id)),
-                        "raw": link.file(wire.bundle_path(bundle.id, lang, renderer.formats)),
-                        "raw_path": wire.bundle_path(bundle.id, lang, renderer.formats),
+                        "raw": link.file(raw_tree.bundle_path(bundle.id, lang, renderer.formats)),
+                        "raw_path": raw_tree.bundle_path(bundle.id, lang, renderer.formats),
                     }
                     for lang in bundle.languages
                 ],
@@ -433,13 +433,13 @@ def _home(
         ],
         bundles=bundles,
         changes=_changes(link, None),
-        index_href=link.file(wire.index_path(renderer.formats)),
-        index_path=wire.index_path(renderer.formats),
+        index_href=link.file(raw_tree.index_path(renderer.formats)),
+        index_path=raw_tree.index_path(renderer.formats),
         schemas=[
             {"path": path, "href": link.file(path)}
             for path in (
-                f"{wire.SCHEMA_DIR}/index.schema.json",
-                f"{wire.SCHEMA_DIR}/bundle.schema.json",
+                f"{raw_tree.SCHEMA_DIR}/index.schema.json",
+                f"{raw_tree.SCHEMA_DIR}/bundle.schema.json",
             )
         ],
     )
@@ -503,8 +503,8 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         },
         roles=roles,
         tiers=tier_options((role["model"] for role in roles), words),
-        raw_href=link.file(wire.bundle_path(bundle.id, language, renderer.formats)),
-        raw_path=wire.bundle_path(bundle.id, language, renderer.formats),
+        raw_href=link.file(raw_tree.bundle_path(bundle.id, language, renderer.formats)),
+        raw_path=raw_tree.bundle_path(bundle.id, language, renderer.formats),
         language_name=language_name(language),
         language_href=link.page(site_paths.language_page(language)),
         others=[
@@ -590,7 +590,7 @@ def _role(
                 "url": _absolute(site_url, path),
             }
             for fmt in renderer.formats
-            for path in [wire.bundle_path(bundle.id, language, (fmt,))]
+            for path in [raw_tree.bundle_path(bundle.id, language, (fmt,))]
         ],
         text_href=link.file(site_paths.role_text(language, bundle.id, slug)),
         text_url=_absolute(site_url, site_paths.role_text(language, bundle.id, slug)),

@@ -31,14 +31,14 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
-from build_tools import publish, published, site_paths, wire
-from build_tools.catalog import Catalog, last_modified
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from build_tools.feeds import Feed
-from build_tools.history import History, Reach, Reading
+from build_tools.history.feeds import Feed
+from build_tools.history.replay import History, Reach, Reading
 from build_tools.lock import LOCK_FILE
+from build_tools.model.catalog import Catalog, last_modified
 from build_tools.reuse import Reuse
+from build_tools.wire import judged, raw_tree, site_paths, staging
 from site_plugins import chrome, history_pages, pages, preview
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
@@ -65,7 +65,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.last_good: list[str] = []
         self.incremental: preview.Incremental | None = None
         # While serving, what the last build wrote anew (raw files, page contents), reused as is.
-        self.memo: published.Memo | None = None
+        self.memo: judged.Memo | None = None
         self.render_memo: dict[Hashable, str] | None = None
         self.reuse: Reuse | None = None
         self.kept: pages.KeptPages | None = None
@@ -77,7 +77,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.compiled_templates = preview.CompiledTemplates()
         self.compiled_pages = preview.CompiledTemplates()
         # This build's files as its check wrote and judged them, for on_files.
-        self.published = published.Memo()
+        self.published = judged.Memo()
         self.dirty = False
         # An atomic build: where the site goes, the staging directory MkDocs writes into instead,
         # and the warnings that make a strict build fail after its last plugin event.
@@ -106,7 +106,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             logging.getLogger("mkdocs.commands.build").addFilter(preview.DirtyBuildNotice())
         if self.serving:
             self.timings.follow_server()
-            self.memo, self.render_memo = published.Memo(), {}
+            self.memo, self.render_memo = judged.Memo(), {}
             self.reuse, self.sums, self.kept, self.feeds = Reuse(), {}, pages.KeptPages(), {}
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
@@ -132,7 +132,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # in git or not; the clock would make every build differ.
             os.environ["SOURCE_DATE_EPOCH"] = str(last_modified(self.catalog_dir))
         if config.site_url:  # the overview advertises it as AI_AGENT_ROLES_CATALOG_URL
-            from build_tools.remote import BaseUrlError, normalize_base
+            from build_tools.wire.remote import BaseUrlError, normalize_base
 
             try:
                 normalize_base(config.site_url)
@@ -148,7 +148,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         )
         taken = site_paths.handwritten_names(Path(config.docs_dir), config.use_directory_urls)
         site = site_paths.Site(self.config.formats, taken, Path(config.site_dir))
-        self.published = self.memo or published.Memo()
+        self.published = self.memo or judged.Memo()
         try:
             result = check_catalog(
                 self.catalog_dir,
@@ -211,7 +211,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         }
         if config.theme.custom_dir:
             owned["the theme overrides"] = Path(config.theme.custom_dir)
-        refused = publish.refusal(Path(config.site_dir), owned)
+        refused = staging.refusal(Path(config.site_dir), owned)
         if refused is not None:
             raise PluginError(f"{refused}; nothing was built")
 
@@ -244,11 +244,11 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             generated: dict[str, bytes | str | pages.MarkedText] = {}
             if not problems:
                 memo = self.published.files
-                raw = wire.raw_files(self.catalog, self.config.formats, memo)
-                self.published = self.memo or published.Memo()  # a build lets its files go
+                raw = raw_tree.raw_files(self.catalog, self.config.formats, memo)
+                self.published = self.memo or judged.Memo()  # a build lets its files go
                 # The sums of the raw tree alone: never of the pages or the instruction files.
                 generated.update(raw)
-                generated[wire.CHECKSUMS] = wire.checksums(raw, self.sums)
+                generated[raw_tree.CHECKSUMS] = raw_tree.checksums(raw, self.sums)
                 generated.update(pages.instruction_files(self.catalog))
             if not problems:
                 site_url = config.site_url if not self.serving else None
@@ -432,7 +432,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if config.strict and self.warnings.get_counts():
             return  # MkDocs aborts the build now; on_build_error removes the staging directory
         try:
-            publish.swap_in(self.staging, self.site_dir)
+            staging.swap_in(self.staging, self.site_dir)
         except OSError as error:
             raise PluginError(
                 f"the site was built but could not replace {self.site_dir}: {error.strerror}"
@@ -447,7 +447,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         """Point MkDocs at a staging directory; the site directory is replaced at the end."""
         self.site_dir = Path(config.site_dir)
         try:
-            self.staging = publish.stage(self.site_dir, seeded=self.dirty)
+            self.staging = staging.stage(self.site_dir, seeded=self.dirty)
         except OSError as error:
             raise PluginError(
                 f"cannot build beside {self.site_dir}: {error.strerror or error}"
@@ -464,7 +464,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def _unstage(self) -> None:
         if self.staging is not None:
-            publish.discard(self.staging)
+            staging.discard(self.staging)
             self.staging = None
         self._stop_counting()
 

@@ -24,9 +24,9 @@ import jinja2.bccache
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
-from build_tools import site_paths
-from build_tools.catalog import Catalog
 from build_tools.lock import Change
+from build_tools.model.catalog import Catalog
+from build_tools.wire import site_paths
 
 
 class GeneratedFile(File):

@@ -42,7 +42,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from build_tools.site_paths import SEARCH_DIR
+from build_tools.wire.site_paths import SEARCH_DIR
 
 log = get_plugin_logger(__name__)
 

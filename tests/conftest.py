@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from build_tools.report import FORMAT_ENV
+from build_tools.cli.report import FORMAT_ENV
 from tests.history_repo import StoryRepo, tell
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from build_tools.check import update_lock
-from build_tools.formats import dump_yaml
+from build_tools.sources.formats import dump_yaml
 from tests.support import write_json
 
 AUTHOR = "Ada Lovelace"

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from build_tools.catalog import load_catalog
-from build_tools.cli import main
-from build_tools.convert import convert_catalog
+from build_tools.cli.convert import convert_catalog
+from build_tools.cli.main import main
 from build_tools.lock import LOCK_FILE, current_entries, render
+from build_tools.model.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parents[1]
 OUR_CATALOG = REPO / "catalog"

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from build_tools import schema
 from build_tools.check import update_lock
 from build_tools.diagnostics import Diagnostic
-from build_tools.sources import Document
+from build_tools.model import schema
+from build_tools.sources.json_reader import Document
 from tests.support import Run, fixture, lock_as_is, run, write_json
 
 

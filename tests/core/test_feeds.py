@@ -9,8 +9,8 @@ from pathlib import Path
 
 import feedparser
 
-from build_tools.feeds import ATOM, Entry, Feed, atom, stable_id
-from build_tools.wire import checksums
+from build_tools.history.feeds import ATOM, Entry, Feed, atom, stable_id
+from build_tools.wire.raw_tree import checksums
 
 NS = {"atom": ATOM}
 WHEN = datetime(2026, 3, 1, 12, tzinfo=UTC)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_tools.sources import SourceError, parse_json
-from build_tools.yamlsource import TAGS, parse_yaml
+from build_tools.sources.json_reader import SourceError, parse_json
+from build_tools.sources.yaml_reader import TAGS, parse_yaml
 from tests.core.conftest import Catalog
 from tests.core.test_rules import value
 from tests.core.test_yaml_sources import use_file

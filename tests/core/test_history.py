@@ -13,9 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from build_tools.catalog import load_catalog
 from build_tools.check import check_catalog, update_lock
-from build_tools.history import History, Reading, RoleHistory, Version, changed_fields, read_history
+from build_tools.history.replay import (
+    History,
+    Reading,
+    RoleHistory,
+    Version,
+    changed_fields,
+    read_history,
+)
+from build_tools.model.catalog import load_catalog
 from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
 
 

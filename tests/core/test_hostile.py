@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from build_tools.sources import MAX_DEPTH, MAX_FILE_BYTES, SourceError, parse_json
-from build_tools.yamlsource import parse_yaml
+from build_tools.sources.json_reader import MAX_DEPTH, MAX_FILE_BYTES, SourceError, parse_json
+from build_tools.sources.yaml_reader import parse_yaml
 from tests.core.conftest import Catalog
 
 TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (a catalog needs 5 at most)"
@@ -267,7 +267,7 @@ def test_a_catalog_directory_that_is_a_symlink_loop(tmp_path: Path) -> None:
 def test_an_unexpected_error_is_one_line(tmp_path: Path) -> None:
     """The last guard: a bug of rolecat's own is a line, with exit 70, not a traceback."""
     script = (
-        "import build_tools.cli as cli\n"
+        "import build_tools.cli.main as cli\n"
         "def boom(*a, **k): raise KeyError('a bug')\n"
         "cli.check_catalog = boom\n"
         "cli.run()\n"

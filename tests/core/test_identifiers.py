@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_tools import javascript, schema
-from build_tools.catalog import ID_PATTERN
-from build_tools.sources import parse_json
+from build_tools.model import schema
+from build_tools.model.catalog import ID_PATTERN
+from build_tools.sources import javascript
+from build_tools.sources.json_reader import parse_json
 from tests.core.conftest import Catalog
 
 

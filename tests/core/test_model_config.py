@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
-from build_tools.model_tiers import TIER_ORDER, ModelHint, display_label, fallback_chain, model_hint
+from build_tools.model.tiers import TIER_ORDER, ModelHint, display_label, fallback_chain, model_hint
 from tests.core.conftest import Catalog, role
 from tests.core.test_rules import at, only_line, value
 

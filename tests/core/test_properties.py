@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from build_tools import wire
 from build_tools.check import check_catalog, update_lock
-from build_tools.model_tiers import ALIASES, BEST, TIER_ORDER
-from build_tools.rules import PLACEHOLDER
-from build_tools.server_contract import AI_DRIVERS
-from build_tools.sources import MAX_FILE_BYTES
+from build_tools.model.tiers import ALIASES, BEST, TIER_ORDER
+from build_tools.rules.across_files import PLACEHOLDER
+from build_tools.rules.server_contract import AI_DRIVERS
+from build_tools.sources.json_reader import MAX_FILE_BYTES
+from build_tools.wire import raw_tree
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,11}", fullmatch=True)
 # Any Unicode text but lone surrogates (no valid file holds one), around a character that shows.
@@ -189,7 +189,7 @@ def _server_parse_yaml(raw: bytes) -> Any:
 
 def assert_the_server_accepts_what_is_published(catalog: Any) -> None:
     """Every file the site publishes, in both formats, read and guarded as the server does."""
-    for path, data in wire.raw_files(catalog).items():
+    for path, data in raw_tree.raw_files(catalog).items():
         if path.startswith("schema/"):
             continue
         value = (_server_parse if path.endswith(".json") else _server_parse_yaml)(data)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from build_tools import published, wire
 from build_tools.check import check_catalog
-from build_tools.formats import dump
-from build_tools.server_contract import ADMIN_LIMITS
-from build_tools.sources import MAX_FILE_BYTES, Document
+from build_tools.rules.server_contract import ADMIN_LIMITS
+from build_tools.sources.formats import dump
+from build_tools.sources.json_reader import MAX_FILE_BYTES, Document
+from build_tools.wire import judged, raw_tree
 from tests.core.conftest import Catalog
 from tests.core.conftest import role as make_role
 from tests.core.test_yaml_sources import use_file
@@ -186,7 +186,7 @@ def checked(catalog: Catalog) -> Any:
 def test_a_writer_that_loses_a_value_is_caught_by_the_build(
     checked: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = wire.published_bytes
+    original = raw_tree.published_bytes
 
     def lossy(document: Document, format: Any) -> bytes:
         if format != "yaml" or not document.path.startswith("bundles/alpha/ru"):
@@ -195,9 +195,9 @@ def test_a_writer_that_loses_a_value_is_caught_by_the_build(
         value["roles"][0]["name"] += " (changed)"
         return dump(value, "yaml")
 
-    monkeypatch.setattr(wire, "published_bytes", lossy)
+    monkeypatch.setattr(raw_tree, "published_bytes", lossy)
     # A build reads back what it writes; the check relies on tests/core/test_published_yaml.py.
-    assert [str(d) for d in published.judge(checked, memo=published.Memo())] == [
+    assert [str(d) for d in judged.judge(checked, memo=judged.Memo())] == [
         "bundles/alpha/ru.json: the published bundles/alpha/ru.yaml reads back with other values "
         "than were checked"
     ]
@@ -206,15 +206,15 @@ def test_a_writer_that_loses_a_value_is_caught_by_the_build(
 def test_a_writer_that_writes_what_the_server_cannot_read_is_caught_by_the_build(
     checked: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = wire.published_bytes
+    original = raw_tree.published_bytes
 
     def broken(document: Document, format: Any) -> bytes:
         if format == "yaml" and document.path == "index.json":
             return b"schemaVersion: 1\nbundles: [\n"
         return original(document, format)
 
-    monkeypatch.setattr(wire, "published_bytes", broken)
-    [problem] = [str(d) for d in published.judge(checked, memo=published.Memo())]
+    monkeypatch.setattr(raw_tree, "published_bytes", broken)
+    [problem] = [str(d) for d in judged.judge(checked, memo=judged.Memo())]
     assert problem.startswith(
         "index.json: the published index.yaml does not read back as the server reads it at 3:1: "
         "invalid YAML:"
@@ -283,7 +283,7 @@ def test_a_writer_that_writes_what_the_server_cannot_read_is_caught_by_the_build
     ],
 )
 def test_the_servers_type_guards(kind: str, value: object, refused: str) -> None:
-    assert published.guard(value, kind) == refused
+    assert judged.guard(value, kind) == refused
 
 
 def test_what_the_server_accepts_passes_its_guards() -> None:
@@ -299,14 +299,12 @@ def test_what_the_server_accepts_passes_its_guards() -> None:
         ],
     }
     role = {"slug": "s", "name": "n", "instructions": "i", "launchMessage": None, "modelConfig": {}}
-    assert published.guard(index, "index") is None
-    assert (
-        published.guard({"schemaVersion": 1, "language": "en", "roles": [role]}, "bundle") is None
-    )
+    assert judged.guard(index, "index") is None
+    assert judged.guard({"schemaVersion": 1, "language": "en", "roles": [role]}, "bundle") is None
 
 
 def test_our_catalog_publishes_nothing_the_server_refuses() -> None:
     root = Path(__file__).resolve().parents[2] / "catalog"
     result = check_catalog(root)
     assert result.ok and result.catalog is not None
-    assert published.judge(result.catalog) == []
+    assert judged.judge(result.catalog) == []

@@ -17,9 +17,9 @@ import yaml as pyyaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_tools import yamlsource
-from build_tools.formats import dump_json, dump_yaml, yaml_size_bound
-from build_tools.yamlsource import parse_yaml
+from build_tools.sources import yaml_reader
+from build_tools.sources.formats import dump_json, dump_yaml, yaml_size_bound
+from build_tools.sources.yaml_reader import parse_yaml
 
 
 def _words(text: str) -> list[str]:
@@ -148,7 +148,7 @@ def read_1_2(text: bytes) -> Any:
 def read_1_2_pure(text: bytes) -> Any:
     """The same reader on ruamel.yaml's own scanner instead of libyaml's."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(yamlsource, "CParser", None)
+        patch.setattr(yaml_reader, "CParser", None)
         return read_1_2(text)
 
 

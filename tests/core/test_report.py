@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from build_tools.cli.report import escape_data, escape_property, github_command, json_pointer
 from build_tools.diagnostics import Diagnostic
-from build_tools.report import escape_data, escape_property, github_command, json_pointer
 from tests.core.conftest import Catalog
 from tests.support import Run, run, write_json
 

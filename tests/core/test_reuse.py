@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from build_tools import published
 from build_tools.check import CheckResult, check_catalog
 from build_tools.reuse import Reuse
+from build_tools.wire import judged
 from tests.core.conftest import Catalog
 from tests.core.test_yaml_sources import use_file
 
@@ -21,7 +21,7 @@ def lines(result: CheckResult) -> list[str]:
 
 
 def test_a_reusing_check_sees_each_edit_as_a_fresh_check_does(catalog: Catalog) -> None:
-    reuse, memo = Reuse(), published.Memo()
+    reuse, memo = Reuse(), judged.Memo()
 
     def both() -> list[str]:
         again = lines(check_catalog(catalog.root, memo=memo, reuse=reuse))

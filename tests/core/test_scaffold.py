@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from build_tools.convert import convert_catalog
-from build_tools.formats import dump, format_of, parse
-from build_tools.rules import PLACEHOLDER
+from build_tools.cli.convert import convert_catalog
+from build_tools.rules.across_files import PLACEHOLDER
+from build_tools.sources.formats import dump, format_of, parse
 from tests.core.conftest import Catalog
 from tests.support import Run, run
 

@@ -12,8 +12,8 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from build_tools import schema
 from build_tools.check import check_catalog
+from build_tools.model import schema
 from tests.core.conftest import Catalog
 from tests.core.test_rules import at
 

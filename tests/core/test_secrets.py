@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from build_tools.convert import convert_catalog
-from build_tools.credentials import is_credential_name
-from build_tools.formats import dump_yaml
-from build_tools.secret_scan import DETECTORS, FILTERS, scan_text, suspect
+from build_tools.cli.convert import convert_catalog
+from build_tools.model.credentials import is_credential_name
+from build_tools.rules.secret_scan import DETECTORS, FILTERS, scan_text, suspect
+from build_tools.sources.formats import dump_yaml
 from tests.core.conftest import Catalog
 from tests.core.test_rules import at, only_line
 

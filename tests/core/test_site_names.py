@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from build_tools import site_paths
-from build_tools.publish import STAGING_EXTRA
+from build_tools.wire import site_paths
+from build_tools.wire.staging import STAGING_EXTRA
 from tests.core.conftest import Catalog, role
 from tests.core.test_rules import at, value
 

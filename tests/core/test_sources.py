@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from build_tools.sources import MAX_FILE_BYTES, SourceError, parse_json
+from build_tools.sources.json_reader import MAX_FILE_BYTES, SourceError, parse_json
 from tests.core.conftest import Catalog
 
 

@@ -7,8 +7,8 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from build_tools import worddiff
-from build_tools.worddiff import Piece, side, word_diff
+from build_tools.history import worddiff
+from build_tools.history.worddiff import Piece, side, word_diff
 
 
 def test_words_change_and_spaces_stay() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from build_tools.formats import parse
-from build_tools.sources import SourceError
-from build_tools.yamlsource import parse_yaml
+from build_tools.sources.formats import parse
+from build_tools.sources.json_reader import SourceError
+from build_tools.sources.yaml_reader import parse_yaml
 from tests.core.conftest import Catalog, run
 from tests.core.test_rules import value
 from tests.support import upstream, upstream_yaml

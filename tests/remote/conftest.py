@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from build_tools import wire
-from build_tools.catalog import load_catalog
-from build_tools.formats import Format
+from build_tools.model.catalog import load_catalog
+from build_tools.sources.formats import Format
+from build_tools.wire import raw_tree
 
 # Re-exported for the remote tests.
 from tests.support import OUR_CATALOG as OUR_CATALOG
@@ -143,18 +143,18 @@ def catalog_files(root: Path) -> dict[str, bytes]:
     return files
 
 
-def published_files(root: Path, formats: tuple[Format, ...] = wire.FORMATS) -> dict[str, bytes]:
+def published_files(root: Path, formats: tuple[Format, ...] = raw_tree.FORMATS) -> dict[str, bytes]:
     """What a build of ``root`` publishes for the server, in ``formats`` (no schemas, no lock)."""
     catalog, problems = load_catalog(root)
     assert catalog is not None and not problems, problems
     return {
         path: data
-        for path, data in wire.raw_files(catalog, formats).items()
-        if not path.startswith(f"{wire.SCHEMA_DIR}/")
+        for path, data in raw_tree.raw_files(catalog, formats).items()
+        if not path.startswith(f"{raw_tree.SCHEMA_DIR}/")
     }
 
 
-def publish(root: Path, target: Path, formats: tuple[Format, ...] = wire.FORMATS) -> Path:
+def publish(root: Path, target: Path, formats: tuple[Format, ...] = raw_tree.FORMATS) -> Path:
     """Write what a build of ``root`` publishes for the server into ``target``, as a deploy."""
     for path, data in published_files(root, formats).items():
         (target / path).parent.mkdir(parents=True, exist_ok=True)

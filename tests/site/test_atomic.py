@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from build_tools.check import check_catalog
-from build_tools.sources import MAX_FILE_BYTES
+from build_tools.sources.json_reader import MAX_FILE_BYTES
 from tests.site.helpers import (
     OUR_CATALOG,
     REPO,

@@ -20,7 +20,7 @@ import feedparser
 import pytest
 from markupsafe import escape
 
-from build_tools import wire
+from build_tools.wire import raw_tree
 from tests.history_repo import LONG_LINK, SUBJECT, StoryRepo
 from tests.site.conftest import SITE_URL
 from tests.site.helpers import Build, build, config_with, site_env
@@ -247,8 +247,8 @@ def test_sha256sums_cover_the_raw_tree(site: Build) -> None:
 
 def test_history_leaves_the_raw_tree_as_it_was(site: Build, tarball_site: Build) -> None:
     """With history or without, the server reads the same bytes."""
-    sums = (site.site / wire.CHECKSUMS).read_bytes()
-    assert sums == (tarball_site.site / wire.CHECKSUMS).read_bytes()
+    sums = (site.site / raw_tree.CHECKSUMS).read_bytes()
+    assert sums == (tarball_site.site / raw_tree.CHECKSUMS).read_bytes()
     for line in sums.decode().splitlines():
         path = line.split("  ", 1)[1]
         assert (site.site / path).read_bytes() == (tarball_site.site / path).read_bytes(), path

@@ -7,7 +7,7 @@ import string
 from pathlib import Path
 
 from build_tools.check import check_catalog, update_lock
-from build_tools.formats import dump_yaml, parse
+from build_tools.sources.formats import dump_yaml, parse
 from tests.site.helpers import OUR_CATALOG, Build, build, copy_catalog, write_catalog
 
 

@@ -14,9 +14,9 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from markupsafe import escape
 
-from build_tools.catalog import load_catalog
 from build_tools.check import check_catalog
-from build_tools.schema import schema_text
+from build_tools.model.catalog import load_catalog
+from build_tools.model.schema import schema_text
 from tests.site.conftest import SITE_URL
 from tests.site.helpers import (
     OUR_CATALOG,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from build_tools import site_paths, wire
 from build_tools.check import check_catalog
-from build_tools.schema import schema_text
-from build_tools.yamlsource import parse_yaml
+from build_tools.model.schema import schema_text
+from build_tools.sources.yaml_reader import parse_yaml
+from build_tools.wire import raw_tree, site_paths
 from tests.site.helpers import (
     OUR_CATALOG,
     our_catalog_as_yaml,
@@ -26,7 +26,7 @@ def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order(which: str) -
     root = OUR_CATALOG if which == "ours" else upstream()
     catalog = check_catalog(root).catalog
     assert catalog is not None
-    files = wire.raw_files(catalog)
+    files = raw_tree.raw_files(catalog)
     assert list(files) == sorted(files)
     assert "content-hashes.json" not in files
     for path, data in files.items():
@@ -44,7 +44,7 @@ def test_raw_files_are_the_sources_and_the_schemas_in_sorted_order(which: str) -
 def test_the_json_tree_of_the_yaml_fixture_is_the_json_fixture_value_for_value() -> None:
     catalog = check_catalog(upstream_yaml()).catalog
     assert catalog is not None
-    files = wire.raw_files(catalog)
+    files = raw_tree.raw_files(catalog)
     json_files = {p: d for p, d in files.items() if p.endswith(".json") and "schema" not in p}
     expected = {
         p.relative_to(upstream()).as_posix(): p
@@ -63,11 +63,11 @@ def test_only_the_requested_formats(tmp_path: Path) -> None:
     catalog = check_catalog(our_catalog_as_yaml(tmp_path / "catalog")).catalog
     assert catalog is not None
     assert not [
-        p for p in wire.raw_files(catalog, ["yaml"]) if p.endswith(".json") and "/" not in p
+        p for p in raw_tree.raw_files(catalog, ["yaml"]) if p.endswith(".json") and "/" not in p
     ]
-    assert not [p for p in wire.raw_files(catalog, ["json"]) if p.endswith(".yaml")]
-    assert wire.index_path(["yaml"]) == "index.yaml"
-    assert wire.bundle_path("b", "en", ["json", "yaml"]) == "bundles/b/en.json"
+    assert not [p for p in raw_tree.raw_files(catalog, ["json"]) if p.endswith(".yaml")]
+    assert raw_tree.index_path(["yaml"]) == "index.yaml"
+    assert raw_tree.bundle_path("b", "en", ["json", "yaml"]) == "bundles/b/en.json"
 
 
 def test_instruction_files_are_inlined_in_every_format(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_instruction_files_are_inlined_in_every_format(tmp_path: Path) -> None:
     (root / "bundles/writing/prompts/first.md").write_text(text + "\n", encoding="utf-8")
     catalog = check_catalog(root).catalog
     assert catalog is not None
-    files = wire.raw_files(catalog)
+    files = raw_tree.raw_files(catalog)
     original = (OUR_CATALOG / "bundles/writing/en.json").read_bytes()
     assert files["bundles/writing/en.json"] == original  # same values, same writer, same bytes
     assert parse_yaml("x.yaml", files["bundles/writing/en.yaml"]).data == json.loads(original)

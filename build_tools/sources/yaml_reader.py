@@ -35,8 +35,8 @@ from ruamel.yaml.events import (
 )
 
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.javascript import integer, number_problem
-from build_tools.sources import (
+from build_tools.sources.javascript import integer, number_problem
+from build_tools.sources.json_reader import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     TOO_DEEP,
@@ -46,7 +46,18 @@ from build_tools.sources import (
     decode_utf8,
     json_type,
 )
-from build_tools.yamlcore import BOOL, FLOAT, INT, MAP, NULL, PLAIN, PLAIN_FIRST, SEQ, STR, TAG
+from build_tools.sources.yaml_core import (
+    BOOL,
+    FLOAT,
+    INT,
+    MAP,
+    NULL,
+    PLAIN,
+    PLAIN_FIRST,
+    SEQ,
+    STR,
+    TAG,
+)
 
 MAX_ALIAS_COUNT = 100
 """The server's ``maxAliasCount``: it refuses a file once an anchor's uses times the aliases

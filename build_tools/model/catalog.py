@@ -17,11 +17,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
-from build_tools import schema
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.files import TooLarge, describe, read_bounded
-from build_tools.javascript import ID_PATTERN as ID_PATTERN
-from build_tools.sources import MAX_FILE_BYTES, Document, SourceError, decode_utf8, parse_json
+from build_tools.model import schema
+from build_tools.sources.files import TooLarge, describe, read_bounded
+from build_tools.sources.javascript import ID_PATTERN as ID_PATTERN
+from build_tools.sources.json_reader import (
+    MAX_FILE_BYTES,
+    Document,
+    SourceError,
+    decode_utf8,
+    parse_json,
+)
 
 INDEX = "index.json"
 """The index's name on the wire (its source may be ``index.yaml`` or ``index.yml``)."""
@@ -29,7 +35,9 @@ BUNDLES_DIR = "bundles"
 
 
 def _parse_yaml(path: str, raw: bytes) -> Document:
-    from build_tools.yamlsource import parse_yaml  # ruamel.yaml loads only for YAML catalogs
+    from build_tools.sources.yaml_reader import (
+        parse_yaml,  # ruamel.yaml loads only for YAML catalogs
+    )
 
     return parse_yaml(path, raw)
 

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from build_tools import wire
-from build_tools.catalog import (
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.lock import Entry, current_entries
+from build_tools.model.catalog import (
     BUNDLES_DIR,
     ID_PATTERN,
     INDEX,
@@ -34,13 +35,12 @@ from build_tools.catalog import (
     load_catalog,
     wire_path,
 )
-from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.formats import EXTENSIONS, Format
-from build_tools.javascript import ID_SOURCE
-from build_tools.lock import Entry, current_entries
-from build_tools.rules import run_rules
-from build_tools.server_contract import SERVER_RULES, js_trim
-from build_tools.sources import MAX_FILE_BYTES, TIMEOUT_SECONDS
+from build_tools.rules.across_files import run_rules
+from build_tools.rules.server_contract import SERVER_RULES, js_trim
+from build_tools.sources.formats import EXTENSIONS, Format
+from build_tools.sources.javascript import ID_SOURCE
+from build_tools.sources.json_reader import MAX_FILE_BYTES, TIMEOUT_SECONDS
+from build_tools.wire import raw_tree
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 """What ``fetch(..., {redirect: 'error'})`` turns into an error instead of following."""
@@ -569,7 +569,7 @@ def compare_files(remotes: Sequence[Remote], root: Path) -> list[Freshness]:
         problems += run_rules(local_catalog)
     if local_catalog is None or problems:
         raise NotBuildable(sorted(set(problems)))
-    expected = wire.raw_files(local_catalog, [remote.format for remote in remotes])
+    expected = raw_tree.raw_files(local_catalog, [remote.format for remote in remotes])
     found = []
     for remote in remotes:
         index, fetched = remote.source.index, remote.source.fetched
@@ -577,7 +577,7 @@ def compare_files(remotes: Sequence[Remote], root: Path) -> list[Freshness]:
             path: data
             for path, data in expected.items()
             if path.endswith(EXTENSIONS[remote.format])
-            and not path.startswith(f"{wire.SCHEMA_DIR}/")
+            and not path.startswith(f"{raw_tree.SCHEMA_DIR}/")
         }
         for relpath in sorted(set(fetched) | set(mine), key=lambda p: (p != index, p)):
             published, built = fetched.get(relpath), mine.get(relpath)

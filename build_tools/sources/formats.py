@@ -15,8 +15,8 @@ import json
 import re
 from typing import Any, Literal
 
-from build_tools.sources import parse_json
-from build_tools.yamlcore import CORE_PATTERNS
+from build_tools.sources.json_reader import parse_json
+from build_tools.sources.yaml_core import CORE_PATTERNS
 
 Format = Literal["json", "yaml"]
 
@@ -354,7 +354,7 @@ def dump(value: Any, format: Format) -> bytes:
 def parse(path: str, raw: bytes) -> Any:
     """Read a JSON or YAML source by its extension (no instruction files inlined)."""
     if format_of(path) == "yaml":
-        from build_tools.yamlsource import parse_yaml  # ruamel.yaml loads only for YAML
+        from build_tools.sources.yaml_reader import parse_yaml  # ruamel.yaml loads only for YAML
 
         return parse_yaml(path, raw).data
     return parse_json(path, raw).data

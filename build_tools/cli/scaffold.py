@@ -24,7 +24,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from build_tools.atomic import Transaction, WriteError, recover
-from build_tools.catalog import (
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.model.catalog import (
     BUNDLES_DIR,
     ID_PATTERN,
     SOURCE_FORMATS,
@@ -34,12 +35,11 @@ from build_tools.catalog import (
     load_catalog,
     relative,
 )
-from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.formats import EXTENSIONS, Format, dump, dump_yaml, format_of, parse
-from build_tools.rules import PLACEHOLDER
-from build_tools.site_paths import RESERVED, id_name_problem
-from build_tools.sources import SourceError
-from build_tools.yamlcore import CORE_PATTERNS
+from build_tools.rules.across_files import PLACEHOLDER
+from build_tools.sources.formats import EXTENSIONS, Format, dump, dump_yaml, format_of, parse
+from build_tools.sources.json_reader import SourceError
+from build_tools.sources.yaml_core import CORE_PATTERNS
+from build_tools.wire.site_paths import RESERVED, id_name_problem
 
 TRANSLATED = ("name", "description", "instructions", "launchMessage")
 """The role fields written anew in each language (the others are copied as they are)."""

@@ -18,7 +18,7 @@ from json.scanner import py_make_scanner  # type: ignore[attr-defined]
 from typing import Any, cast
 
 from build_tools.diagnostics import Diagnostic, Pointer, Severity
-from build_tools.javascript import integer, number_problem
+from build_tools.sources.javascript import integer, number_problem
 
 MAX_FILE_BYTES = 1_000_000
 """The server refuses any file larger than this (declared Content-Length or streamed count)."""

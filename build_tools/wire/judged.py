@@ -16,12 +16,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from build_tools.catalog import Catalog
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.formats import Format, parse
-from build_tools.javascript import is_id
-from build_tools.sources import MAX_FILE_BYTES, Document, SourceError
-from build_tools.wire import FORMATS, INDEX_STEM, sized_files, wire_files
+from build_tools.model.catalog import Catalog
+from build_tools.sources.formats import Format, parse
+from build_tools.sources.javascript import is_id
+from build_tools.sources.json_reader import MAX_FILE_BYTES, Document, SourceError
+from build_tools.wire.raw_tree import FORMATS, INDEX_STEM, sized_files, wire_files
 
 
 @dataclass

@@ -13,10 +13,10 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from functools import cache, partial
 
-from build_tools.catalog import Catalog, wire_path
-from build_tools.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
-from build_tools.schema import schema_text
-from build_tools.sources import MAX_FILE_BYTES, Document
+from build_tools.model.catalog import Catalog, wire_path
+from build_tools.model.schema import schema_text
+from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
+from build_tools.sources.json_reader import MAX_FILE_BYTES, Document
 
 SCHEMA_DIR = "schema"
 """Where the published JSON Schemas live on the site."""

@@ -11,24 +11,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from build_tools.catalog import relative
 from build_tools.check import check_catalog, update_lock
-from build_tools.diagnostics import Diagnostic, one_line
-from build_tools.formats import Format
-from build_tools.lock import Change
-from build_tools.report import (
+from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
     OutputFormat,
     Reporter,
     repository_paths,
 )
-from build_tools.site_paths import Site, handwritten_names
-from build_tools.sources import TIMEOUT_SECONDS
-from build_tools.wire import FORMATS
+from build_tools.diagnostics import Diagnostic, one_line
+from build_tools.lock import Change
+from build_tools.model.catalog import relative
+from build_tools.sources.formats import Format
+from build_tools.sources.json_reader import TIMEOUT_SECONDS
+from build_tools.wire.raw_tree import FORMATS
+from build_tools.wire.site_paths import Site, handwritten_names
 
 if TYPE_CHECKING:
-    from build_tools.remote import Remote
+    from build_tools.wire.remote import Remote
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 86_400
@@ -429,7 +429,7 @@ def _count(n: int, word: str) -> str:
 
 def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
     """The base URL as the server would use it, or ``None`` after reporting a usage error."""
-    from build_tools.remote import (
+    from build_tools.wire.remote import (
         BaseUrlError,
         normalize_base,
     )
@@ -449,7 +449,7 @@ def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
 
 
 def _verify(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
-    from build_tools.remote import compare_generations, read_remote
+    from build_tools.wire.remote import compare_generations, read_remote
 
     base = _usage_checks(args, err)
     if base is None:
@@ -477,7 +477,7 @@ def _verify(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
 
 def _verdict(base: str, remote: Remote) -> str:
     """One line per generation: what it read, or how many problems it found."""
-    from build_tools.remote import summarize
+    from build_tools.wire.remote import summarize
 
     read = summarize(remote)
     if remote.ok:
@@ -490,7 +490,7 @@ def _verdict(base: str, remote: Remote) -> str:
 
 def _freshness(remotes: Sequence[Remote], local: Path, report: Reporter) -> bool:
     """Report, file by file, whether the deploy is what a build of ``local`` publishes."""
-    from build_tools.remote import NotBuildable, compare_files
+    from build_tools.wire.remote import NotBuildable, compare_files
 
     try:
         files = compare_files(remotes, local)
@@ -542,7 +542,7 @@ _FRESHNESS = {
 
 def _check_against(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
     """``check`` plus the live comparison; the lock cannot be rewritten in the same run."""
-    from build_tools.remote import compare_roles, read_live
+    from build_tools.wire.remote import compare_roles, read_live
 
     if args.update_hashes:
         print("rolecat: error: --against cannot be combined with --update-hashes", file=err)
@@ -631,7 +631,7 @@ def main(
 
 
 def _convert(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
-    from build_tools.convert import convert_catalog
+    from build_tools.cli.convert import convert_catalog
 
     conversion = convert_catalog(args.catalog, args.to)
     for diagnostic in conversion.diagnostics:
@@ -649,7 +649,7 @@ def _convert(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
 
 
 def _scaffold(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from build_tools.scaffold import ScaffoldError, add_language, new_bundle, new_role
+    from build_tools.cli.scaffold import ScaffoldError, add_language, new_bundle, new_role
 
     try:
         if args.command == "add-language":

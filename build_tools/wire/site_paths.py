@@ -16,11 +16,11 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from build_tools.catalog import BUNDLES_DIR, Catalog
 from build_tools.diagnostics import Diagnostic, Pointer
-from build_tools.formats import EXTENSIONS, Format
-from build_tools.publish import STAGING_EXTRA
-from build_tools.wire import CHECKSUMS, FORMATS, SCHEMA_DIR
+from build_tools.model.catalog import BUNDLES_DIR, Catalog
+from build_tools.sources.formats import EXTENSIONS, Format
+from build_tools.wire.raw_tree import CHECKSUMS, FORMATS, SCHEMA_DIR
+from build_tools.wire.staging import STAGING_EXTRA
 
 
 @dataclass(frozen=True)

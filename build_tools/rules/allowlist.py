@@ -13,12 +13,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_tools import schema
-from build_tools.catalog import Catalog, relative
 from build_tools.diagnostics import Diagnostic
-from build_tools.files import TooLarge, describe, read_bounded
-from build_tools.secret_scan import Hit, diagnose
-from build_tools.sources import Document, SourceError, parse_json
+from build_tools.model import schema
+from build_tools.model.catalog import Catalog, relative
+from build_tools.rules.secret_scan import Hit, diagnose
+from build_tools.sources.files import TooLarge, describe, read_bounded
+from build_tools.sources.json_reader import Document, SourceError, parse_json
 
 MAX_ALLOWLIST_BYTES = 8_000_000
 """The allowlist is never published, so the server's cap is not its bound; this is."""

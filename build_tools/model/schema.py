@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 if TYPE_CHECKING:
     import jsonschema
 
-from build_tools import credentials, javascript
-from build_tools.credentials import is_credential_name
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.sources import Document, json_type
+from build_tools.model import credentials
+from build_tools.model.credentials import is_credential_name
+from build_tools.sources import javascript
+from build_tools.sources.json_reader import Document, json_type
 
 Kind = Literal["index", "bundle", "lock", "allowlist"]
 

@@ -9,11 +9,11 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from build_tools.catalog import Bundle, Catalog
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.schema import where
-from build_tools.sources import Document
-from build_tools.visible import invisible_text
+from build_tools.model.catalog import Bundle, Catalog
+from build_tools.model.schema import where
+from build_tools.rules.visible import invisible_text
+from build_tools.sources.json_reader import Document
 
 Rule = Callable[[Catalog], Iterator[Diagnostic]]
 

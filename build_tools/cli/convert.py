@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_tools.atomic import Transaction, WriteError, recover
-from build_tools.catalog import DirectorySource, load_catalog, relative
 from build_tools.diagnostics import Diagnostic
-from build_tools.formats import EXTENSIONS, Format, dump, format_of, parse
-from build_tools.rules import run_rules
-from build_tools.sources import Document
+from build_tools.model.catalog import DirectorySource, load_catalog, relative
+from build_tools.rules.across_files import run_rules
+from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, parse
+from build_tools.sources.json_reader import Document
 
 
 @dataclass

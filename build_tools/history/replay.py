@@ -32,9 +32,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
-from build_tools import schema
-from build_tools.allowlist import ALLOWLIST_FILE
-from build_tools.catalog import (
+from build_tools.diagnostics import Diagnostic, Pointer, one_line
+from build_tools.lock import LOCK_FILE, role_hash
+from build_tools.model import schema
+from build_tools.model.catalog import (
     BUNDLES_DIR,
     Bundle,
     Catalog,
@@ -42,11 +43,15 @@ from build_tools.catalog import (
     load_catalog,
     read_document,
 )
-from build_tools.diagnostics import Diagnostic, Pointer, one_line
-from build_tools.lock import LOCK_FILE, role_hash
-from build_tools.rules import BUNDLE_RULES, CATALOG_RULES, SAME_IN_EVERY_LANGUAGE, run_rules
-from build_tools.secret_scan import scan_text
-from build_tools.sources import Document
+from build_tools.rules.across_files import (
+    BUNDLE_RULES,
+    CATALOG_RULES,
+    SAME_IN_EVERY_LANGUAGE,
+    run_rules,
+)
+from build_tools.rules.allowlist import ALLOWLIST_FILE
+from build_tools.rules.secret_scan import scan_text
+from build_tools.sources.json_reader import Document
 
 FIELDS = (
     "emoji",

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from build_tools.catalog import Catalog
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.model_tiers import is_tier_word
-from build_tools.rules import PLACEHOLDER
-from build_tools.sources import Document
+from build_tools.model.catalog import Catalog
+from build_tools.model.tiers import is_tier_word
+from build_tools.rules.across_files import PLACEHOLDER
+from build_tools.sources.json_reader import Document
 
 AI_DRIVERS: tuple[str, ...] = ("openai", "gemini", "ollama")
 """The drivers the server knows (``AI_DRIVERS`` in ``integrations/ai/ai.types.ts``, gitmost

@@ -10,9 +10,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from build_tools import javascript
-from build_tools.catalog import Catalog
 from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.model.catalog import Catalog
+from build_tools.sources import javascript
 
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"})
 """Controls, format characters, unassigned and private code points, spaces, combining marks."""

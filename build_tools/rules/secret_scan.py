@@ -31,10 +31,10 @@ from functools import cache
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
-from build_tools.catalog import Bundle
-from build_tools.credentials import ADVICE
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
-from build_tools.sources import Document
+from build_tools.model.catalog import Bundle
+from build_tools.model.credentials import ADVICE
+from build_tools.sources.json_reader import Document
 
 DETECTORS: tuple[str, ...] = (
     "AWSKeyDetector",

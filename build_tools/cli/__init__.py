@@ -1,0 +1,1 @@
+"""``rolecat``: its parser and commands, the reporters, the scaffolds and ``convert``."""

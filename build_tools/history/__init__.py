@@ -1,0 +1,1 @@
+"""The catalog's git history: versions per role, word diffs, Atom feeds."""
