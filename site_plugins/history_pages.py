@@ -19,7 +19,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from build_tools.history import feeds
-from build_tools.history.replay import Commit, History, Reach, RoleHistory, Version, changed_fields
+from build_tools.history.versions import (
+    Commit,
+    History,
+    Reach,
+    RoleHistory,
+    Version,
+    changed_fields,
+)
 from build_tools.history.worddiff import Piece, word_diff
 from build_tools.lock import show_number as show
 from build_tools.model.catalog import Bundle, Catalog

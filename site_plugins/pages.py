@@ -20,7 +20,7 @@ import orjson
 from markupsafe import Markup, escape
 
 from build_tools.diagnostics import Diagnostic
-from build_tools.history.replay import History, Reach
+from build_tools.history.versions import History, Reach
 from build_tools.lock import show_number
 from build_tools.model.catalog import Bundle, Catalog
 from build_tools.rules.server_contract import AUTO_START_DEFAULT, stored

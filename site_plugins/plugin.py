@@ -34,7 +34,8 @@ from mkdocs.utils import CountHandler
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
 from build_tools.history.feeds import Feed
-from build_tools.history.replay import History, Reach, Reading
+from build_tools.history.replay import Reading
+from build_tools.history.versions import History, Reach
 from build_tools.lock import LOCK_FILE
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.reuse import Reuse

@@ -14,14 +14,8 @@ from pathlib import Path
 import pytest
 
 from build_tools.check import check_catalog, update_lock
-from build_tools.history.replay import (
-    History,
-    Reading,
-    RoleHistory,
-    Version,
-    changed_fields,
-    read_history,
-)
+from build_tools.history.replay import Reading, read_history
+from build_tools.history.versions import History, RoleHistory, Version, changed_fields
 from build_tools.model.catalog import load_catalog
 from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from build_tools.history.replay import History, read_history
+from build_tools.history.replay import read_history
+from build_tools.history.versions import History
 from tests.history_repo import GitRepo, Story
 
 CYRILLIC_AUTHOR = "Ада Лавлейс"
