@@ -22,13 +22,10 @@ from build_tools.cli.report import (
 from build_tools.diagnostics import Diagnostic, one_line
 from build_tools.lock import Change
 from build_tools.model.catalog import relative
-from build_tools.sources.formats import Format
-from build_tools.sources.json_reader import TIMEOUT_SECONDS
-from build_tools.wire.raw_tree import FORMATS
-from build_tools.wire.site_paths import Site, handwritten_names
 
 if TYPE_CHECKING:
     from build_tools.wire.remote import Remote
+from build_tools.cli.parser import UsageError, build_parser, site_of
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 86_400
@@ -36,350 +33,8 @@ MAX_TIMEOUT_SECONDS = 86_400
 EXIT_INTERNAL = 70  # EX_SOFTWARE
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
-_EXIT_CODES = """exit codes:
-  0  {ok}
-  1  {problems}
-  2  usage error (bad arguments, no such catalog directory)"""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors by exception, so ``main`` returns instead of exiting."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(f"{self.prog}: error: {message}")
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """Wraps a one-paragraph description; prints an epilog's examples and exit codes as written."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if "\n" in text:
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, width, indent)
-
-
-def _epilog(examples: str, ok: str, problems: str) -> str:
-    return f"examples:\n{examples}\n\n" + _EXIT_CODES.format(ok=ok, problems=problems)
-
-
-def _command(
-    commands: argparse._SubParsersAction[_Parser],
-    name: str,
-    epilog: str,
-    help: str,
-    description: str,
-) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` ends with examples and exit codes, as written."""
-    return commands.add_parser(
-        name,
-        help=help,
-        description=description,
-        epilog=epilog,
-        formatter_class=_HelpFormatter,
-    )
-
-
-def _version() -> str:
-    from importlib import metadata  # a tenth of a second: imported when --version asks only
-
-    try:
-        return metadata.version("rolecat")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
-
-
-class _VersionAction(argparse.Action):
-    """argparse's ``version`` action, reading the installed version only when it is asked for."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
-        print(f"{parser.prog} {_version()}")
-        parser.exit()
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="rolecat",
-        description="Check and publish agent-roles catalogs.",
-        epilog="Run `rolecat COMMAND --help` for a command's options, examples and exit codes.",
-        formatter_class=_HelpFormatter,
-    )
-    parser.add_argument(
-        "--version", action=_VersionAction, help="show program's version number and exit"
-    )
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    check = _command(
-        commands,
-        "check",
-        _epilog(
-            "  rolecat check\n"
-            "  rolecat check --catalog roles --fix\n"
-            "  rolecat check --against https://catalog.example.org/roles-catalog/main "
-            "--format github",
-            "the catalog passes every rule (with --fix: the lock is written or up to date)",
-            "problems found (with --fix: the lock was not written)",
-        ),
-        help="check every rule of a catalog and its content-hash lock",
-        description="Check a catalog: prints OK and exits 0, or one line per problem and exits 1.",
-    )
-    _add_catalog(check)
-    check.add_argument(
-        "--lock", type=Path, metavar="FILE", help="the lock file (default: DIR/content-hashes.json)"
-    )
-    check.add_argument(
-        "--update-hashes",
-        "--fix",
-        action="store_true",
-        dest="update_hashes",
-        help="rewrite the lock from the catalog; refused while a changed role is not bumped",
-    )
-    check.add_argument(
-        "--against",
-        metavar="BASE_URL",
-        help="also compare with the live catalog at BASE_URL: a changed role must have a higher "
-        "version than live, and no version may go down",
-    )
-    check.add_argument(
-        "--model-tiers",
-        action="store_true",
-        help="the deployment resolves tier words in chatModel (pro, sonnet, best), as the "
-        "plugin's model_tiers option says; without it each one warns, since gitmost asks its "
-        "provider for a model of that literal name",
-    )
-    _add_site(check)
-    _add_timeout(check)
-    _add_format(check)
-    _add_verify(commands)
-    convert = _command(
-        commands,
-        "convert",
-        _epilog(
-            "  rolecat convert --to yaml\n  rolecat convert --to json --catalog roles",
-            "converted, or already in that format",
-            "refused: the catalog has problems (nothing was converted)",
-        ),
-        help="rewrite the catalog's sources as YAML or as JSON",
-        description="Rewrite index and bundle files in the other format, losing nothing: "
-        "`rolecat check` passes afterwards with the same lock. Refused while the catalog has "
-        "errors.",
-    )
-    convert.add_argument("--to", choices=["yaml", "json"], required=True, help="the target format")
-    _add_catalog(convert)
-    _add_format(convert)
-    _add_scaffolds(commands)
-    return parser
-
-
-def _add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=OUTPUT_FORMATS,
-        dest="output_format",
-        help="how to print problems: text, one line each (the default); json, one JSON "
-        "document (schema: build_tools/schemas/report.schema.json); github, GitHub Actions "
-        "workflow commands that annotate the files. With json and github, lines meant for people "
-        f"go to stderr. Default: ${FORMAT_ENV}, else text. (The output's format, not a catalog's "
-        "wire formats.)",
-    )
-
 
 _NEXT = "next: write every placeholder (`rolecat check` lists each one), then `rolecat check --fix`"
-
-
-def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
-    scaffolded = "done: the catalog's files were edited"
-    refused = "refused (unknown bundle, a slug or language taken, a file to edit unreadable)"
-    new = _command(
-        commands,
-        "new",
-        _epilog(
-            "  rolecat new bundle writing --languages en,ru\n"
-            "  rolecat new role technical-writer --bundle writing",
-            scaffolded,
-            refused,
-        ),
-        help="add a role or a bundle to the catalog, in every file it belongs in",
-        description="Scaffold a role or a bundle: every file it belongs in is edited in its own "
-        "format (YAML comments and JSON indentation kept), with placeholders for what a person "
-        "must write; `rolecat check` reports each placeholder until it is replaced.",
-    )
-    kinds = new.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    role = _command(
-        kinds,
-        "role",
-        _epilog(
-            "  rolecat new role code-reviewer --bundle engineering\n"
-            "  # write the placeholders, then:\n  rolecat check --fix && rolecat check",
-            scaffolded,
-            refused,
-        ),
-        help="add a role: its index entry at version 1 and a skeleton in every language file",
-        description="Add a role to a bundle: {slug, version: 1} in the bundle's roles in the "
-        "index, and a skeleton of the role in each of the bundle's language files.",
-    )
-    role.add_argument("slug", metavar="SLUG", help="the new role's slug (unique in the catalog)")
-    role.add_argument("--bundle", required=True, metavar="ID", help="the bundle to add it to")
-    _add_catalog(role)
-    bundle = _command(
-        kinds,
-        "bundle",
-        _epilog(
-            "  rolecat new bundle writing --languages en,ru\n"
-            "  rolecat new role technical-writer --bundle writing",
-            scaffolded,
-            refused,
-        ),
-        help="add a bundle: its index entry and an empty file per language",
-        description="Add a bundle to the index, with a name and description placeholder per "
-        "language, and an empty bundle file for each language (in the format the catalog's "
-        "bundle files use).",
-    )
-    bundle.add_argument("bundle_id", metavar="ID", help="the new bundle's id")
-    bundle.add_argument(
-        "--languages",
-        required=True,
-        metavar="LANG,LANG",
-        type=_languages,
-        help="its languages, comma-separated (e.g. en,ru)",
-    )
-    _add_catalog(bundle)
-    language = _command(
-        commands,
-        "add-language",
-        _epilog(
-            "  rolecat add-language de --bundle engineering\n"
-            "  # translate every stub, then:\n  rolecat check --fix && rolecat check",
-            scaffolded,
-            refused,
-        ),
-        help="add a language to a bundle: a translation stub of every role, versions bumped",
-        description="Add a language to a bundle: the language, and a name and description stub, "
-        "in the index; a new language file that copies every role of the bundle's first "
-        "language as a marked translation stub; and every role's version bumped, since a new "
-        "language changes each role's content.",
-    )
-    language.add_argument("language", metavar="LANG", help="the language code, e.g. de")
-    language.add_argument("--bundle", required=True, metavar="ID", help="the bundle")
-    _add_catalog(language)
-
-
-def _languages(value: str) -> list[str]:
-    languages = [part.strip() for part in value.split(",") if part.strip()]
-    if not languages:
-        raise argparse.ArgumentTypeError("give at least one language, e.g. en,ru")
-    if len(set(languages)) != len(languages):
-        raise argparse.ArgumentTypeError(f"a language is listed twice: {value}")
-    return languages
-
-
-def _add_catalog(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--catalog",
-        type=Path,
-        default=Path("catalog"),
-        metavar="DIR",
-        help="the catalog directory (default: catalog)",
-    )
-
-
-def _formats(text: str) -> tuple[Format, ...]:
-    """``json``, ``yaml`` or both, comma-separated, in the order given (the first is the one
-    people are pointed at)."""
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    unknown = sorted(set(names) - set(FORMATS))
-    if not names or unknown or len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError(
-            f"{', '.join(unknown) or repr(text)}: choose json, yaml or json,yaml, each once"
-        )
-    return tuple(cast(Format, name) for name in names)
-
-
-def _add_formats(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--formats",
-        type=_formats,
-        default=FORMATS,
-        metavar="LIST",
-        help=f"{what}, comma-separated: json (the earlier server generation), yaml (the current "
-        "one) or json,yaml (default: both, as the site publishes). The catalog's wire formats, "
-        "not the output's (--format)",
-    )
-
-
-def _add_site(parser: argparse.ArgumentParser) -> None:
-    """What `make site` publishes, so that `check` refuses all that the build would refuse."""
-    _add_formats(
-        parser, "the wire formats the site publishes, each file judged as the server reads it"
-    )
-    parser.add_argument(
-        "--docs",
-        type=Path,
-        default=Path("docs"),
-        metavar="DIR",
-        help="the site's hand-written pages, whose names ids may not take (default: docs)",
-    )
-    parser.add_argument(
-        "--site",
-        type=Path,
-        default=Path("site"),
-        metavar="DIR",
-        help="where the site is built, for the length of its paths (default: site)",
-    )
-
-
-def _site(args: argparse.Namespace) -> Site:
-    return Site(args.formats, handwritten_names(args.docs), args.site)
-
-
-def _add_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=TIMEOUT_SECONDS,
-        metavar="SECONDS",
-        help=f"give up on a request after this long in total (default: {TIMEOUT_SECONDS:g}, "
-        "as the server)",
-    )
-
-
-def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
-    verify = _command(
-        commands,
-        "verify",
-        _epilog(
-            "  rolecat verify https://catalog.example.org/roles-catalog/main\n"
-            "  rolecat verify https://owner.github.io/repo/develop --catalog catalog "
-            "--format json",
-            "the server can read the catalog (with --catalog: and the deploy is current)",
-            "a file cannot be read as the server does (with --catalog: or the deploy is stale)",
-        ),
-        help="read a published catalog the way each server generation does",
-        description="Fetch every file each server generation reads from BASE_URL (the earlier "
-        "one index.json and bundles/<id>/<lang>.json, parsed with JSON.parse; the current one "
-        "the same paths in .yaml, parsed as strict YAML 1.2) with the server's rules (no "
-        "redirects, 2xx only, 1,000,000 bytes, one timeout per request, its type guards), then "
-        "run every rule of `check`. Prints what each generation read and exits 0, or each "
-        "failure with its URL and exits 1.",
-    )
-    verify.add_argument(
-        "base_url", metavar="BASE_URL", help="what AI_AGENT_ROLES_CATALOG_URL holds"
-    )
-    verify.add_argument(
-        "--catalog",
-        type=Path,
-        metavar="DIR",
-        help="also report whether every published file is byte-identical to what a build of DIR "
-        "publishes (exit 1 when the deploy is not current)",
-    )
-    _add_formats(verify, "the generations to read")
-    _add_timeout(verify)
-    _add_format(verify)
 
 
 def _describe(change: Change) -> str:
@@ -397,7 +52,7 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
     if args.against is not None:
         return _check_against(args, report, err)
     if args.update_hashes:
-        update = update_lock(root, args.lock, _site(args))
+        update = update_lock(root, args.lock, site_of(args))
         for line in update.pruned:
             report.note(line)
         for diagnostic in update.diagnostics:
@@ -410,7 +65,7 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
             report.note(_describe(change))
         report.note("lock updated" if update.written else "lock is up to date")
         return EXIT_OK
-    result = check_catalog(root, args.lock, _site(args), model_tiers=args.model_tiers)
+    result = check_catalog(root, args.lock, site_of(args), model_tiers=args.model_tiers)
     for line in result.recovered:
         report.note(line)
     for diagnostic in [*result.warnings, *result.diagnostics]:
@@ -550,7 +205,7 @@ def _check_against(args: argparse.Namespace, report: Reporter, err: TextIO) -> i
     base = _usage_checks(args, err)
     if base is None:
         return EXIT_USAGE
-    result = check_catalog(args.catalog, args.lock, _site(args), model_tiers=args.model_tiers)
+    result = check_catalog(args.catalog, args.lock, site_of(args), model_tiers=args.model_tiers)
     remote = read_live(base, args.timeout)
     for warning in result.warnings:
         report.problem(warning)
@@ -600,11 +255,11 @@ def main(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = _parser()
+    parser = build_parser()
     try:
         with contextlib.redirect_stdout(out):  # --help and --version print to ``out``
             args = parser.parse_args(argv)
-    except _UsageError as error:
+    except UsageError as error:
         print(parser.format_usage().rstrip(), file=err)
         print(error, file=err)
         return EXIT_USAGE
