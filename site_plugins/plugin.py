@@ -133,7 +133,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             # in git or not; the clock would make every build differ.
             os.environ["SOURCE_DATE_EPOCH"] = str(last_modified(self.catalog_dir))
         if config.site_url:  # the overview advertises it as AI_AGENT_ROLES_CATALOG_URL
-            from build_tools.wire.remote import BaseUrlError, normalize_base
+            from build_tools.wire.fetch import BaseUrlError, normalize_base
 
             try:
                 normalize_base(config.site_url)

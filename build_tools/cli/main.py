@@ -84,10 +84,7 @@ def _count(n: int, word: str) -> str:
 
 def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
     """The base URL as the server would use it, or ``None`` after reporting a usage error."""
-    from build_tools.wire.remote import (
-        BaseUrlError,
-        normalize_base,
-    )
+    from build_tools.wire.fetch import BaseUrlError, normalize_base
 
     if not 0 < args.timeout <= MAX_TIMEOUT_SECONDS:  # nan, inf and 1e309 included
         print(

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from build_tools.sources.json_reader import MAX_FILE_BYTES, TIMEOUT_SECONDS
-from build_tools.wire.remote import FetchError, fetch
+from build_tools.wire.fetch import FetchError, fetch
 
 from .conftest import StartHost, drip, send
 

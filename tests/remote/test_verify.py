@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from build_tools.sources.formats import dump_json, dump_yaml
-from build_tools.wire.remote import FetchError, fetch, normalize_base
+from build_tools.wire.fetch import FetchError, fetch, normalize_base
 
 from .conftest import (
     OUR_CATALOG,
