@@ -20,7 +20,7 @@ from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
 from build_tools.model.catalog import Catalog
 from build_tools.wire import raw_tree, site_paths
-from site_plugins import chrome, history_pages, pages
+from site_plugins import chrome, history_feeds, pages, rendering
 
 PLUGIN = "roles-catalog"
 
@@ -48,10 +48,10 @@ def role_pages(catalog: Catalog) -> list[str]:
     ]
 
 
-def _markdown(page: pages.SitePage) -> str:
+def _markdown(page: rendering.SitePage) -> str:
     """One page as Markdown: what the plugin puts in ``page.meta``, then its HTML as the body."""
     meta: dict[str, Any] = {
-        "title": pages.nav_title(page.title),
+        "title": rendering.nav_title(page.title),
         chrome.META_KEY: page.lang,
         "rolecat_alternates": [
             {"name": a.name, "link": a.link, "lang": a.lang} for a in page.alternates
@@ -78,7 +78,7 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         lines = "\n".join(str(d) for d in result.diagnostics[:5])
         raise SystemExit(f"bench: {catalog_dir} fails its check:\n{lines}")
     catalog = result.catalog
-    renderer = pages.Renderer(
+    renderer = rendering.Renderer(
         repo / str(options.get("page_templates") or "templates/pages"), formats=formats
     )
 
@@ -97,9 +97,9 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         target.write_text(_markdown(page), encoding="utf-8")
     raw = raw_tree.raw_files(catalog, formats)
     raw[raw_tree.CHECKSUMS] = raw_tree.checksums(raw)
-    languages = pages.catalog_languages(catalog)
+    languages = rendering.catalog_languages(catalog)
     raw.update(
-        history_pages.feed_files(catalog, history, languages, history_pages.FeedSite(site_url))
+        history_feeds.feed_files(catalog, history, languages, history_feeds.FeedSite(site_url))
     )
     for path, content in raw.items():
         target = docs / path

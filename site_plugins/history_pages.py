@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import posixpath
 import re
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from build_tools.history import feeds
 from build_tools.history.versions import (
     Commit,
     History,
@@ -153,7 +150,7 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
                 "commit": _commit(version.commit),
                 # Without history the one version is the current one, and nothing more is known.
                 "uncommitted": version.commit is None and known,
-                "href": link(_page(placed, language, name)) if name else None,
+                "href": link(version_src(placed, language, name)) if name else None,
                 "first": history.previous(version) is None and not version.at_start and known,
                 "at_start": version.at_start,
                 "changed": _languages(history.changed_languages(version)),
@@ -168,12 +165,12 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
         context["stale"] = {
             "note": words["stale_note"]
             % {"languages": _languages(why.changed), "version": show(why.since.number)},
-            "href": link(_page(placed, source, name)) if source and name else None,
+            "href": link(version_src(placed, source, name)) if source and name else None,
         }
     return context
 
 
-def _page(placed: Placed, language: str, name: str) -> str:
+def version_src(placed: Placed, language: str, name: str) -> str:
     return site_paths.version_page(language, placed.bundle.id, placed.slug, name)
 
 
@@ -203,10 +200,10 @@ def version_pages(
     for placed in placed_roles(catalog, history):
         names = placed.names
         for version, name in names.items():
-            alternates = {lang: _page(placed, lang, name) for lang in placed.languages}
+            alternates = {lang: version_src(placed, lang, name) for lang in placed.languages}
             for language in placed.languages:
                 words = labels(language)
-                role_name = _field(version, language, "name") or placed.slug
+                role_name = field_of(version, language, "name") or placed.slug
                 title = words["version_title"] % {
                     "name": role_name,
                     "version": show(version.number),
@@ -236,7 +233,7 @@ def version_pages(
                 )
 
 
-def _field(version: Version | None, language: str, name: str) -> Any:
+def field_of(version: Version | None, language: str, name: str) -> Any:
     if version is None:
         return None
     return version.content.get(language, {}).get(name)
@@ -269,7 +266,7 @@ def _version_context(
         {
             "code": other,
             "name": language_name(other),
-            "href": link(_page(placed, other, names[version]))
+            "href": link(version_src(placed, other, names[version]))
             if other in placed.languages
             else None,
             "changed": what_changed(previous, version, other, words),
@@ -304,7 +301,7 @@ def _version_context(
         else None,
         "others": others,
         "role_href": link(site_paths.role_page(language, placed.bundle.id, placed.slug)),
-        "role_name": _field(placed.current, language, "name") or placed.slug,
+        "role_name": field_of(placed.current, language, "name") or placed.slug,
         "bundle": {"id": placed.bundle.id, "name": placed.bundle.name(language)},
         "bundle_href": link(site_paths.bundle_page(language, placed.bundle.id)),
         "language_name": language_name(language),
@@ -336,7 +333,10 @@ def _neighbour(
     """The previous or next version, for the links between version pages."""
     if version is None or version not in names:
         return None
-    return {"number": show(version.number), "href": link(_page(placed, language, names[version]))}
+    return {
+        "number": show(version.number),
+        "href": link(version_src(placed, language, names[version])),
+    }
 
 
 def _pieces(
@@ -471,7 +471,9 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
                         "since": show(why.since.number),
                         "date": day(why.since.commit.date) if why.since.commit else None,
                         "changed": _languages(why.changed),
-                        "since_href": link(_page(known, source, name)) if name and source else None,
+                        "since_href": link(version_src(known, source, name))
+                        if name and source
+                        else None,
                     }
                 )
     return {
@@ -485,135 +487,3 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
         "reach": reach_note(history.reach, words),
         "overview_href": link(site_paths.health_page()),
     }
-
-
-# --- feeds -----------------------------------------------------------------------------------
-
-
-def build_time() -> datetime:
-    """When the build happened: ``SOURCE_DATE_EPOCH`` (it dates the sitemap too, and the plugin
-    sets it from the catalog where it is not set), so a build is reproducible."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    return datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class FeedSite:
-    """Where the feeds' links point: absolute under ``site_url``, else relative to the feed."""
-
-    site_url: str | None
-    use_directory_urls: bool = True
-    now: datetime = field(default_factory=build_time)
-    """Dates a feed with no entries (a catalog without history)."""
-
-    def url(self, target: str, feed: str) -> str:
-        """A link from ``feed`` to the page ``target`` (a ``src_uri``) or the file ``feed``."""
-        if target.endswith(".md") and self.use_directory_urls:
-            target = target.removesuffix("index.md")
-        elif target.endswith(".md"):
-            target = target.removesuffix(".md") + ".html"
-        if self.site_url:
-            return self.site_url.rstrip("/") + "/" + target
-        here = posixpath.dirname(feed) or "."
-        relative = posixpath.relpath(target or ".", here)
-        return relative + "/" if target.endswith("/") or not target else relative
-
-
-def feed_files(
-    catalog: Catalog,
-    history: History,
-    languages: list[str],
-    site: FeedSite,
-    written: dict[str, tuple[feeds.Feed, bytes]] | None = None,
-) -> dict[str, bytes]:
-    """``/feed.xml`` for the whole catalog and ``/<lang>/feed.xml`` for each language.
-
-    ``written`` keeps each feed with its bytes from one call to the next (a preview's rebuilds):
-    a feed equal to the last one is not written again (an edit before its commit changes none).
-    """
-    files: dict[str, bytes] = {}
-    used: dict[str, tuple[feeds.Feed, bytes]] = {}
-    for language in [None, *languages]:
-        path = site_paths.feed(language)
-        feed = _feed(catalog, history, language, site)
-        before = written.get(path) if written is not None else None
-        data = before[1] if before is not None and before[0] == feed else feeds.atom(feed)
-        files[path] = data
-        used[path] = (feed, data)
-    if written is not None:
-        written.clear()
-        written.update(used)
-    return files
-
-
-def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSite) -> feeds.Feed:
-    words = labels(language or FALLBACK)
-    path = site_paths.feed(language)
-
-    def url(target: str) -> str:
-        return site.url(target, path)
-
-    newest: list[tuple[datetime, str, Placed, Version, str]] = []
-    for placed in placed_roles(catalog, history):
-        if language is not None and language not in placed.languages:
-            continue
-        shown = language or (FALLBACK if FALLBACK in placed.languages else placed.languages[0])
-        for version in placed.history.versions:
-            if version.commit is not None and not version.at_start:
-                newest.append((version.commit.date, placed.slug, placed, version, shown))
-    newest.sort(key=lambda found: found[:2], reverse=True)
-    entries = []
-    for _date, slug, placed, version, shown in newest[:FEED_ENTRIES]:
-        assert version.commit is not None
-        name = placed.names.get(version)
-        target = (
-            _page(placed, shown, name)
-            if name
-            else site_paths.role_page(shown, placed.bundle.id, slug)
-        )
-        title = words["version_title"] % {
-            "name": _field(version, shown, "name") or slug,
-            "version": show(version.number),
-        }
-        emoji = _field(version, shown, "emoji")
-        entries.append(
-            feeds.Entry(
-                id=feeds.stable_id(slug, show(version.number), version.commit.id, language or ""),
-                title=f"{emoji} {title}" if emoji else title,
-                updated=version.commit.date,
-                link=url(target),
-                author=version.commit.author,
-                summary=_summary(placed.history, version, language, words),
-                categories=((placed.bundle.id, placed.bundle.name(shown)),),
-            )
-        )
-    title = words["feed_title"] % {"catalog": words["catalog"]}
-    if language is not None:
-        title += f" ({language_name(language)})"
-    return feeds.Feed(
-        id=feeds.stable_id("feed", language or "", site.site_url or ""),
-        title=title,
-        updated=entries[0].updated if entries else site.now,
-        self_link=url(path),
-        link=url(site_paths.language_page(language) if language else site_paths.home_page()),
-        language=language,
-        subtitle=reach_note(history.reach, words),
-        entries=entries,
-    )
-
-
-def _summary(
-    history: RoleHistory, version: Version, language: str | None, words: dict[str, str]
-) -> str:
-    """What changed, in one line: per language for the catalog's feed, else in that language."""
-    previous = history.previous(version)
-    lines = [version.commit.subject] if version.commit and version.commit.subject else []
-    if previous is None:
-        return " · ".join([words["first_version"], *lines])
-    stale = history.stale(version)
-    for code in [language] if language else version.languages:
-        text = what_changed(previous, version, code, words)
-        if code in stale:
-            text += f" ({words['stale']})"
-        lines.append(text if language else f"{language_name(code)}: {text}")
-    return " · ".join(lines)

@@ -8,253 +8,28 @@ Links are relative to the page, so the site works at a domain root and under any
 from __future__ import annotations
 
 import functools
-import json
-import posixpath
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
-
-import jinja2
-import orjson
-from markupsafe import Markup, escape
 
 from build_tools.diagnostics import Diagnostic
 from build_tools.history.versions import History, Reach
 from build_tools.lock import show_number
 from build_tools.model.catalog import Bundle, Catalog
 from build_tools.rules.server_contract import AUTO_START_DEFAULT, stored
-from build_tools.sources.formats import Format
 from build_tools.wire import raw_tree, site_paths
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 from site_plugins.model_hints import hint, tier_options
-
-
-@dataclass(frozen=True)
-class Alternate:
-    """The same page in another language, for the header's language switcher."""
-
-    lang: str
-    name: str
-    link: str
-    """Site-relative target page path, e.g. ``ru/engineering/code-reviewer/``."""
-
-
-@dataclass(frozen=True)
-class SitePage:
-    """One generated page: where it goes, its plain-text title and how to render its content."""
-
-    src_uri: str
-    title: str
-    lang: str
-    content: Callable[[], str]
-    """Renders the page's content on demand: a large catalog's pages are never all in memory."""
-    in_nav: bool
-    source: str | None = None
-    """The catalog file the page shows, relative to the catalog (for edit links)."""
-    alternates: tuple[Alternate, ...] = field(default=())
-    searchable: bool = True
-    """Old versions' changes stay out of the search index: a search finds the roles as they are."""
-
-    @property
-    def html(self) -> str:
-        return self.content()
-
-
-def catalog_languages(catalog: Catalog) -> list[str]:
-    """Every language of the catalog, in the order the index first declares it."""
-    return list(dict.fromkeys(lang for bundle in catalog.bundles for lang in bundle.languages))
-
-
-def page_dir(src_uri: str) -> str:
-    """Every generated page is an ``index.md``: its URL directory is its source directory."""
-    return posixpath.dirname(src_uri)
-
-
-def nav_title(text: str) -> str:
-    """Material prints nav and page titles unescaped, so catalog text is escaped once here."""
-    return str(escape(text))
-
-
-def breakable(slug: str) -> Markup:
-    """A slug or id that a narrow screen may wrap after each hyphen, never inside a word."""
-    return Markup("-<wbr>").join(escape(part) for part in slug.split("-"))
-
-
-_KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-
-
-def _key(context: dict[str, Any]) -> bytes:
-    """Everything a page is rendered from, as bytes: what its rendered HTML is remembered by."""
-    try:
-        # The context holds every text of the page and this runs for every page at every
-        # preview rebuild: orjson takes a fraction of the standard library's time.
-        return orjson.dumps(context, default=str, option=_KEY_OPTIONS)
-    except TypeError:  # an integer beyond 64 bits, say
-        return json.dumps(context, sort_keys=True, default=str).encode("utf-8", "surrogatepass")
-
-
-class Renderer:
-    """Renders the content of every page from the templates in one directory."""
-
-    def __init__(
-        self,
-        templates_dir: Path,
-        *,
-        use_directory_urls: bool = True,
-        formats: Sequence[Format] = raw_tree.FORMATS,
-        memo: dict[Hashable, str] | None = None,
-        compiled: jinja2.BytecodeCache | None = None,
-        model_tiers: bool = False,
-    ) -> None:
-        # ``compiled`` keeps the templates compiled from one preview rebuild to the next.
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(templates_dir),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=False,
-            bytecode_cache=compiled,
-        )
-        # Instructions go to the copy button as JSON: non-ASCII as it is, not as \uXXXX escapes
-        # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
-        self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
-        self.env.filters["breakable"] = breakable
-        self.use_directory_urls = use_directory_urls
-        self.model_tiers = model_tiers
-        """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""
-        self.templates_dir = templates_dir
-        # Rendered pages by template, template files and context: a preview rebuild renders
-        # only the pages an edit changed. Each renderer keeps what it used, nothing older.
-        self._previous = dict(memo) if memo is not None else None
-        self._memo = memo
-        if memo is not None:
-            memo.clear()
-        self.stamp = "".join(
-            f"{p}:{p.stat().st_mtime_ns};" for p in sorted(Path(templates_dir).rglob("*.html"))
-        )
-        self.formats = formats
-        """The published wire formats: raw-file links point at the first."""
-
-    def later(self, template: str, **context: Any) -> Callable[[], str]:
-        """The page's content, rendered when asked for (from the context captured now)."""
-        return functools.partial(self.render, template, **context)
-
-    def render(self, template: str, **context: Any) -> str:
-        if self._memo is None or self._previous is None:
-            return self.env.get_template(template).render(**context)
-        key = (self.stamp, template, _key(context))
-        return self._remembered(key, template, lambda: context)
-
-    def render_keyed(
-        self, template: str, key: Hashable, context: Callable[[], dict[str, Any]]
-    ) -> str:
-        """Like :meth:`render`, remembered by ``key``, which names everything the page is made
-        of: cheaper than its context where that is large (a version page's diff)."""
-        if self._memo is None or self._previous is None:
-            return self.env.get_template(template).render(**context())
-        return self._remembered((self.stamp, template, key), template, context)
-
-    def _remembered(
-        self, key: Hashable, template: str, context: Callable[[], dict[str, Any]]
-    ) -> str:
-        assert self._memo is not None and self._previous is not None
-        html = self._previous.get(key)
-        if html is None:
-            html = self.env.get_template(template).render(**context())
-        self._memo[key] = html
-        return html
-
-    def linker(self, src_uri: str) -> Linker:
-        return Linker(page_dir(src_uri), self.use_directory_urls)
-
-
-@dataclass(frozen=True)
-class Linker:
-    """Relative links from one page to pages and files of the site."""
-
-    here: str
-    use_directory_urls: bool
-
-    def file(self, path: str) -> str:
-        return _relative(path, self.here)
-
-    def page(self, src_uri: str) -> str:
-        target = _relative(page_dir(src_uri), self.here)
-        if not self.use_directory_urls:
-            return posixpath.join(target, "index.html")
-        return "./" if target == "." else f"{target}/"
-
-
-def _relative(target: str, here: str) -> str:
-    """``posixpath.relpath`` of two site paths (relative, normalized), without the working
-    directory it looks up at every call: a site with history makes tens of thousands of links."""
-    to, start = [p for p in target.split("/") if p], [p for p in here.split("/") if p]
-    common = 0
-    while common < min(len(to), len(start)) and to[common] == start[common]:
-        common += 1
-    return "/".join([".."] * (len(start) - common) + to[common:]) or "."
-
-
-def _alternates(links: dict[str, str]) -> tuple[Alternate, ...]:
-    return tuple(
-        Alternate(lang, language_name(lang), page_dir(src) + "/") for lang, src in links.items()
-    )
-
-
-def _bundle_text(bundle: Bundle, key: str, language: str) -> str:
-    texts = bundle.entry.get(key)
-    if isinstance(texts, dict) and isinstance(texts.get(language), str):
-        return str(texts[language])
-    return ""
-
-
-class _Once:
-    """A page's content, rendered the first time it is asked for and kept."""
-
-    def __init__(self, render: Callable[[], str]) -> None:
-        self._render: Callable[[], str] | None = render
-        self._html = ""
-
-    def __call__(self) -> str:
-        if self._render is not None:
-            self._html, self._render = self._render(), None
-        return self._html
-
-
-class KeptPages:
-    """A preview's role pages from one rebuild to the next: a role page is made again only when
-    what it is made of changed (its bundle's index entry or files, its history, its version).
-
-    Most of a rebuild's own work at 500 roles was making a thousand role pages an edit did not
-    touch; the check leaves an unchanged file's parsed document the same object
-    (``build_tools.reuse``), so the pages made from it are known to be the same."""
-
-    def __init__(self) -> None:
-        self._previous: dict[str, tuple[Hashable, tuple[object, ...], SitePage]] = {}
-        self._used: dict[str, tuple[Hashable, tuple[object, ...], SitePage]] = {}
-
-    def start(self) -> None:
-        self._previous, self._used = self._used or self._previous, {}
-
-    def get(
-        self, src_uri: str, key: Hashable, sources: tuple[object, ...], make: Callable[[], SitePage]
-    ) -> SitePage:
-        """The page made last time from equal ``key`` and the very same ``sources``, or a new
-        one from ``make``."""
-        before = self._previous.get(src_uri)
-        if (
-            before is not None
-            and before[0] == key
-            and len(before[1]) == len(sources)
-            and all(a is b for a, b in zip(before[1], sources, strict=True))
-        ):
-            page = before[2]
-        else:
-            made = make()
-            page = replace(made, content=_Once(made.content))
-        self._used[src_uri] = (key, sources, page)
-        return page
+from site_plugins.rendering import (
+    KeptPages,
+    Linker,
+    Renderer,
+    SitePage,
+    alternates_of,
+    bundle_text,
+    catalog_languages,
+    nav_title,
+)
 
 
 def catalog_pages(
@@ -322,7 +97,7 @@ def catalog_pages(
                 functools.partial(renderer.render_keyed, "version.html", page.key, page.context),
                 False,
                 page.source,
-                _alternates(page.alternates),
+                alternates_of(page.alternates),
                 searchable=False,
             )
         )
@@ -359,7 +134,7 @@ def _health(
                 renderer.later("health.html", **context),
                 False,
                 catalog.index.path,
-                _alternates(alternates),
+                alternates_of(alternates),
                 searchable=False,
             )
         )
@@ -388,7 +163,7 @@ def _home(
             {
                 "id": bundle.id,
                 "name": bundle.name(shown),
-                "description": _bundle_text(bundle, "description", shown),
+                "description": bundle_text(bundle, "description", shown),
                 "href": link.page(site_paths.bundle_page(shown, bundle.id)),
                 "languages": [
                     {
@@ -445,7 +220,7 @@ def _home(
     )
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
     return SitePage(
-        src, words["catalog"], FALLBACK, html, True, catalog.index.path, _alternates(alternates)
+        src, words["catalog"], FALLBACK, html, True, catalog.index.path, alternates_of(alternates)
     )
 
 
@@ -459,7 +234,7 @@ def _language(
         {
             "id": bundle.id,
             "name": bundle.name(language),
-            "description": _bundle_text(bundle, "description", language),
+            "description": bundle_text(bundle, "description", language),
             "roles": [
                 _role_summary(bundle, language, slug, version, link, renderer.model_tiers)
                 for _p, slug, version in bundle.roles
@@ -481,7 +256,7 @@ def _language(
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(src, title, language, html, True, catalog.index.path, _alternates(alternates))
+    return SitePage(src, title, language, html, True, catalog.index.path, alternates_of(alternates))
 
 
 def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
@@ -499,7 +274,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         bundle={
             "id": bundle.id,
             "name": bundle.name(language),
-            "description": _bundle_text(bundle, "description", language),
+            "description": bundle_text(bundle, "description", language),
         },
         roles=roles,
         tiers=tier_options((role["model"] for role in roles), words),
@@ -529,7 +304,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         html,
         True,
         bundle.files[language].path,
-        _alternates(alternates),
+        alternates_of(alternates),
     )
 
 
@@ -612,7 +387,7 @@ def _role(
         if lang in bundle.files
     }
     title = str(role.get("name") or slug)
-    return SitePage(src, title, language, html, False, file.path, _alternates(alternates))
+    return SitePage(src, title, language, html, False, file.path, alternates_of(alternates))
 
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:

@@ -40,7 +40,7 @@ from build_tools.lock import LOCK_FILE
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.reuse import Reuse
 from build_tools.wire import judged, raw_tree, site_paths, staging
-from site_plugins import chrome, history_pages, pages, preview
+from site_plugins import chrome, history_feeds, pages, preview, rendering
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
 from site_plugins.text_files import MarkedTextFile
@@ -60,7 +60,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.catalog_dir = Path("catalog")
         self.catalog: Catalog | None = None
         self.problems: list[Diagnostic] = []
-        self.pages: dict[str, pages.SitePage] = {}
+        self.pages: dict[str, rendering.SitePage] = {}
         # Page paths of the last good build: while serving a broken catalog, each shows the problems
         # so a browser that live-reloads any role page lands on them instead of a 404.
         self.last_good: list[str] = []
@@ -69,7 +69,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.memo: judged.Memo | None = None
         self.render_memo: dict[Hashable, str] | None = None
         self.reuse: Reuse | None = None
-        self.kept: pages.KeptPages | None = None
+        self.kept: rendering.KeptPages | None = None
         # While serving, the raw files' SHA-256 by path, with the bytes they were computed from.
         self.sums: dict[str, tuple[bytes, str]] | None = None
         self.feeds: dict[str, tuple[Feed, bytes]] | None = None
@@ -108,7 +108,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.serving:
             self.timings.follow_server()
             self.memo, self.render_memo = judged.Memo(), {}
-            self.reuse, self.sums, self.kept, self.feeds = Reuse(), {}, pages.KeptPages(), {}
+            self.reuse, self.sums, self.kept, self.feeds = Reuse(), {}, rendering.KeptPages(), {}
             # The preview serves the raw YAML as README asks of every host: as text a browser
             # shows (MkDocs would send application/octet-stream, which a browser downloads).
             mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
@@ -139,7 +139,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 normalize_base(config.site_url)
             except BaseUrlError as error:
                 raise PluginError(f"site_url: {error}") from None
-        self.renderer = pages.Renderer(
+        self.renderer = rendering.Renderer(
             base / self.config.page_templates,
             use_directory_urls=config.use_directory_urls,
             formats=self.config.formats,
@@ -259,10 +259,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
                 )
                 self.pages = {p.src_uri: p for p in built}
                 generated.update(dict.fromkeys(self.pages, ""))
-                languages = pages.catalog_languages(self.catalog)
-                feeds = history_pages.FeedSite(config.site_url or None, config.use_directory_urls)
+                languages = rendering.catalog_languages(self.catalog)
+                feeds = history_feeds.FeedSite(config.site_url or None, config.use_directory_urls)
                 generated.update(
-                    history_pages.feed_files(self.catalog, history, languages, feeds, self.feeds)
+                    history_feeds.feed_files(self.catalog, history, languages, feeds, self.feeds)
                 )
                 present = {f.src_uri for f in files}
                 problems = [
@@ -295,7 +295,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         }
         self._add(files, config, dict.fromkeys(self.pages, ""))
         config.nav = [
-            {pages.nav_title(self.pages[site_paths.home_page()].title): site_paths.home_page()},
+            {rendering.nav_title(self.pages[site_paths.home_page()].title): site_paths.home_page()},
             *(config.nav or handwritten),
         ]
         self.timings.mark("files_done")
@@ -485,7 +485,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         generated = self.pages.get(page.file.src_uri)
         if generated is None:
             return markdown
-        page.meta["title"] = pages.nav_title(generated.title)
+        page.meta["title"] = rendering.nav_title(generated.title)
         page.meta[chrome.META_KEY] = generated.lang
         action = self.pending.get(page.file.src_uri)
         page.meta["rolecat_banner"] = labels(generated.lang)[action] if action else None
@@ -506,7 +506,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.catalog is not None and home is not None and home.page is not None:
             # The sidebar's "Overview" in the language of the page it is shown on.
             words = labels(page.meta.get(chrome.META_KEY, FALLBACK))
-            home.page.title = pages.nav_title(words["overview"])
+            home.page.title = rendering.nav_title(words["overview"])
         generated = self.pages.get(page.file.src_uri)
         if generated is not None:
             # The content is rendered by our autoescaping templates, never by Markdown.
