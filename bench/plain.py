@@ -97,7 +97,7 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         target.write_text(_markdown(page), encoding="utf-8")
     raw = raw_tree.raw_files(catalog, formats)
     raw[raw_tree.CHECKSUMS] = raw_tree.checksums(raw)
-    languages = rendering.catalog_languages(catalog)
+    languages = catalog.languages
     raw.update(
         history_feeds.feed_files(catalog, history, languages, history_feeds.FeedSite(site_url))
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from mkdocs.config.defaults import MkDocsConfig
+
 from site_plugins.labels import FALLBACK, labels
 
 LANGUAGES_DIR = "partials/languages/"
@@ -50,3 +52,13 @@ class PageLanguage:
     def label(self, code: str, key: str) -> str:
         """One of the site's own labels in the page's language; an unknown key shows as is."""
         return labels(code).get(key, key)
+
+
+def switch_languages_on(config: MkDocsConfig) -> None:
+    """Material shows its language switcher only when ``extra.alternate`` is set, and the
+    generated pages bring their own (``templates/overrides/partials/alternate.html``). A list
+    there would also make Material emit ``<link rel="alternate">``, fetch each language's
+    sitemap.xml and re-route every click on a link into another language to that language's
+    home page; a bare flag turns on the switcher and nothing else."""
+    if "alternate" not in config.extra:
+        config.extra["alternate"] = True

@@ -27,7 +27,6 @@ from site_plugins.rendering import (
     SitePage,
     alternates_of,
     bundle_text,
-    catalog_languages,
     nav_title,
 )
 
@@ -42,7 +41,7 @@ def catalog_pages(
     """Overview, per-language, per-bundle and per-role pages, then the versions' and the health
     pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``).
     ``kept``: the role pages of the last preview rebuild, reused where nothing they show changed."""
-    languages = catalog_languages(catalog)
+    languages = catalog.languages
     if kept is not None:
         kept.start()
     placed = {p.slug: p for p in history_pages.placed_roles(catalog, history)}
@@ -157,7 +156,7 @@ def _home(
     words = labels(FALLBACK)
     bundles = []
     for bundle in catalog.bundles:
-        published = [lang for lang in bundle.languages if lang in bundle.files]
+        published = bundle.published_languages
         shown = FALLBACK if FALLBACK in published else published[0]
         bundles.append(
             {
@@ -293,9 +292,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         ],
     )
     alternates = {
-        lang: site_paths.bundle_page(lang, bundle.id)
-        for lang in bundle.languages
-        if lang in bundle.files
+        lang: site_paths.bundle_page(lang, bundle.id) for lang in bundle.published_languages
     }
     return SitePage(
         src,
@@ -382,9 +379,7 @@ def _role(
         history=history,
     )
     alternates = {
-        lang: site_paths.role_page(lang, bundle.id, slug)
-        for lang in bundle.languages
-        if lang in bundle.files
+        lang: site_paths.role_page(lang, bundle.id, slug) for lang in bundle.published_languages
     }
     title = str(role.get("name") or slug)
     return SitePage(src, title, language, html, False, file.path, alternates_of(alternates))
@@ -463,7 +458,7 @@ def problems_page(
 def nav(catalog: Catalog) -> list[Any]:
     """The sidebar: the overview, then each language with its bundles; never every role."""
     entries: list[Any] = [{nav_title(labels(FALLBACK)["overview"]): site_paths.home_page()}]
-    for language in catalog_languages(catalog):
+    for language in catalog.languages:
         children: list[Any] = [site_paths.language_page(language)]
         for bundle in catalog.bundles:
             if language in bundle.files:

@@ -15,7 +15,10 @@ import functools
 import gc
 import hashlib
 import logging
+import mimetypes
 import os
+from collections.abc import Container, Hashable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +27,13 @@ import jinja2.bccache
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
+from build_tools.history.feeds import Feed
+from build_tools.history.versions import History
 from build_tools.lock import Change
 from build_tools.model.catalog import Catalog
-from build_tools.wire import site_paths
+from build_tools.reuse import Reuse
+from build_tools.wire import judged, site_paths
+from site_plugins.rendering import KeptPages
 
 
 class GeneratedFile(File):
@@ -116,6 +123,45 @@ some 50 files, and the theme is not watched. MkDocs' build delay stays 0.1 s: a 
 look catches half written, the next sees done, and the two make one rebuild."""
 
 
+@dataclass
+class PreviewState:
+    """What ``mkdocs serve`` keeps from one rebuild to the next; it exists only while serving.
+
+    Each memo holds what the last build made, reused as it is while its input is the same."""
+
+    incremental: Incremental | None
+    """With ``--dirty`` (``make serve``): which pages an edit changed."""
+    memo: judged.Memo = field(default_factory=judged.Memo)
+    """The raw files the last check wrote and judged."""
+    render_memo: dict[Hashable, str] = field(default_factory=dict)
+    reuse: Reuse = field(default_factory=Reuse)
+    kept: KeptPages = field(default_factory=KeptPages)
+    sums: dict[str, tuple[bytes, str]] = field(default_factory=dict)
+    """The raw files' SHA-256 by path, with the bytes they were computed from."""
+    feeds: dict[str, tuple[Feed, bytes]] = field(default_factory=dict)
+    compiled_templates: CompiledTemplates = field(default_factory=lambda: CompiledTemplates())
+    compiled_pages: CompiledTemplates = field(default_factory=lambda: CompiledTemplates())
+    committed: History | None = None
+    """The committed history, reused while HEAD stays the same."""
+    last_good: list[str] = field(default_factory=list)
+    """Page paths of the last good build: while the catalog is broken each shows the problems,
+    so a browser that live-reloads any role page lands on them instead of a 404."""
+
+    @classmethod
+    def start(cls, *, dirty: bool) -> PreviewState:
+        incremental = Incremental() if dirty else None
+        if incremental is not None:
+            logging.getLogger("mkdocs.commands.build").addFilter(DirtyBuildNotice())
+        # The preview serves the raw YAML as README asks of every host: as text a browser shows
+        # (MkDocs would send application/octet-stream, which a browser downloads).
+        mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
+        return cls(incremental)
+
+
+YAML_CONTENT_TYPE = "text/yaml; charset=utf-8"
+"""Shown as text by browsers (``application/yaml`` is downloaded) and decoded as UTF-8."""
+
+
 def quicken(server: LiveReloadServer) -> None:
     """Notice a save sooner: MkDocs 1.6 has no option for its watcher's polling interval, so it
     is set on watchdog's polling observer and on each of its watches (``mkdocs serve`` starts the
@@ -169,3 +215,12 @@ def _dest_uri(src_uri: str) -> str:
 def _remove(path: Path) -> None:
     with contextlib.suppress(OSError):
         os.remove(path)
+
+
+def read_unread_pages(files: Files, config: Any, generated: Container[str]) -> None:
+    """``--dirty`` reads only the pages it rebuilds, and a page never read has no title: the
+    sidebar would show "None" for each hand-written page an edit did not touch."""
+    for file in files.documentation_pages():
+        page = file.page
+        if page is not None and page.markdown is None and file.src_uri not in generated:
+            page.read_source(config)

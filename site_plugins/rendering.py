@@ -15,7 +15,7 @@ import jinja2
 import orjson
 from markupsafe import Markup, escape
 
-from build_tools.model.catalog import Bundle, Catalog
+from build_tools.model.catalog import Bundle
 from build_tools.sources.formats import Format
 from build_tools.wire import raw_tree
 from site_plugins.labels import language_name
@@ -50,11 +50,6 @@ class SitePage:
     @property
     def html(self) -> str:
         return self.content()
-
-
-def catalog_languages(catalog: Catalog) -> list[str]:
-    """Every language of the catalog, in the order the index first declares it."""
-    return list(dict.fromkeys(lang for bundle in catalog.bundles for lang in bundle.languages))
 
 
 def page_dir(src_uri: str) -> str:

@@ -140,6 +140,11 @@ class Bundle:
             dict.fromkeys(x for x in declared if isinstance(x, str) and ID_PATTERN.match(x))
         )
 
+    @property
+    def published_languages(self) -> list[str]:
+        """The declared languages whose file could be read: the ones the site publishes."""
+        return [language for language in self.languages if language in self.files]
+
     @cached_property
     def roles(self) -> list[tuple[Pointer, str, Any]]:
         """(pointer, slug, version) of every well-formed ``roles[]`` entry of the index.
@@ -169,6 +174,11 @@ class Catalog:
     source: CatalogSource
     index: Document
     bundles: list[Bundle]
+
+    @property
+    def languages(self) -> list[str]:
+        """Every language of the catalog, in the order the index first declares it."""
+        return list(dict.fromkeys(lang for bundle in self.bundles for lang in bundle.languages))
 
 
 def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:

@@ -264,3 +264,21 @@ def _limits(directory: Path | None) -> tuple[int, int]:
         )
     except (OSError, ValueError):
         return NAME_MAX, PATH_MAX
+
+
+def overwritten(
+    generated: Iterable[str], present: Collection[str], docs_dir: str
+) -> list[Diagnostic]:
+    """Hand-written files at paths the site generates: a build would overwrite them."""
+    return [
+        Diagnostic(
+            path,
+            0,
+            0,
+            f"{docs_dir}/{path} would overwrite what the plugin generates there; rename or "
+            "remove it",
+            "site-overwritten",
+        )
+        for path in generated
+        if path in present
+    ]
