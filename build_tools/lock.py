@@ -93,7 +93,7 @@ def bundle_hashes(bundle: Bundle) -> dict[str, str]:
         for language, file in bundle.files.items():
             found = file.role(slug)
             if found is not None:
-                texts[language] = found[1]
+                texts[language] = found.fields
         if texts and slug not in hashes:
             hashes[slug] = role_hash(texts)
     return hashes

@@ -451,7 +451,7 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
         for _pointer, slug, _version in bundle.roles:
             roles += 1
             found = file.role(slug)
-            role = found[1] if found else {}
+            role = found.fields if found else {}
             entry = {
                 "name": role.get("name") or slug,
                 "slug": slug,

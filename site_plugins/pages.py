@@ -332,7 +332,7 @@ def _role(
     words = labels(language)
     file = bundle.files[language]
     found = file.role(slug)
-    role: dict[str, Any] = found[1] if found else {"slug": slug}
+    role: dict[str, Any] = found.fields if found else {"slug": slug}
     html = renderer.later(
         "role.html",
         l=words,
@@ -387,7 +387,7 @@ def _role(
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:
     found = bundle.files[language].role(slug)
-    return str(found[1].get("name") or slug) if found else slug
+    return (found.name if found else None) or slug
 
 
 def _role_summary(
@@ -395,7 +395,7 @@ def _role_summary(
 ) -> dict[str, Any]:
     """What a list of roles shows of one role, with a link to its page and its model hint."""
     found = bundle.files[language].role(slug)
-    role = found[1] if found else {}
+    role = found.fields if found else {}
     return {
         "slug": slug,
         "emoji": stored("emoji", role.get("emoji")) or "",
@@ -435,7 +435,7 @@ def instruction_files(catalog: Catalog) -> dict[str, MarkedText]:
         for language, file in bundle.files.items():
             for _pointer, slug, _version in bundle.roles:
                 found = file.role(slug)
-                text = str(found[1].get("instructions") or "") if found else ""
+                text = (found.instructions if found else None) or ""
                 files[site_paths.role_text(language, bundle.id, slug)] = MarkedText(text)
     return files
 

@@ -182,7 +182,7 @@ def add_language(root: Path, language: str, bundle_id: str) -> list[str]:
     for _pointer, slug, _version in bundle.roles:
         found = reference.role(slug)
         if found is not None:
-            roles.append(translation_stub(found[1], language))
+            roles.append(translation_stub(found.fields, language))
     path = _bundle_file(bundle_id, language, format_of(reference.path))
     content = {"schemaVersion": 1, "language": language, "roles": roles}
     _write(root, [index], {path: dump(content, format_of(path))})

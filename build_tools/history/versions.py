@@ -231,7 +231,7 @@ def bundle_roles(bundle: Bundle) -> Iterator[tuple[str, Any, dict[str, dict[str,
             file = bundle.files.get(language)
             found = file.role(slug) if file else None
             if found is not None:
-                texts[language] = found[1]
+                texts[language] = found.fields
         yield slug, number, texts
 
 

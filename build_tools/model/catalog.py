@@ -93,6 +93,37 @@ class DirectorySource:
         )
 
 
+@dataclass(frozen=True)
+class Role:
+    """One role in one language file: its fields as written, and where it stands there.
+
+    The fields are the checked values as they are (an absent one is absent); the properties
+    read each as its type, ``None`` where it is absent or of another type (which a check
+    reports)."""
+
+    slug: str
+    language: str
+    position: int
+    """Its index in the file's ``roles[]``."""
+    fields: dict[str, Any]
+
+    @property
+    def pointer(self) -> Pointer:
+        return ("roles", self.position)
+
+    def text(self, name: str) -> str | None:
+        value = self.fields.get(name)
+        return value if isinstance(value, str) else None
+
+    @property
+    def name(self) -> str | None:
+        return self.text("name")
+
+    @property
+    def instructions(self) -> str | None:
+        return self.text("instructions")
+
+
 @dataclass
 class BundleFile:
     """One ``bundles/<id>/<lang>.json``: every role of a bundle in one language."""
@@ -100,7 +131,7 @@ class BundleFile:
     bundle_id: str
     language: str
     document: Document
-    _by_slug: dict[str, tuple[int, dict[str, Any]]] | None = field(default=None, repr=False)
+    _by_slug: dict[str, Role] | None = field(default=None, repr=False)
 
     @property
     def path(self) -> str:
@@ -111,13 +142,14 @@ class BundleFile:
         roles = self.document.data.get("roles")
         return [r for r in roles if isinstance(r, dict)] if isinstance(roles, list) else []
 
-    def role(self, slug: str) -> tuple[int, dict[str, Any]] | None:
-        """The first role with this slug and its index in ``roles[]``."""
+    def role(self, slug: str) -> Role | None:
+        """The first role with this slug."""
         if self._by_slug is None:
             self._by_slug = {}
             for index, role in enumerate(self.document.data.get("roles") or []):
                 if isinstance(role, dict) and isinstance(role.get("slug"), str):
-                    self._by_slug.setdefault(role["slug"], (index, role))
+                    found = Role(role["slug"], self.language, index, role)
+                    self._by_slug.setdefault(role["slug"], found)
         return self._by_slug.get(slug)
 
 

@@ -168,17 +168,17 @@ def same_in_every_language(catalog: Catalog) -> Iterator[Diagnostic]:
                 found = other.role(slug)
                 if found is None:
                     continue
-                position, role = found
+                position, role = found.position, found.fields
                 for field in SAME_IN_EVERY_LANGUAGE:
-                    if _value(role, field) != _value(expected[1], field):
+                    if _value(role, field) != _value(expected.fields, field):
                         pointer = (
                             ("roles", position, field) if field in role else ("roles", position)
                         )
                         yield other.document.diagnostic(
                             pointer,
                             f'role "{slug}": "{field}" is {_show(role, field)} here but '
-                            f"{_show(expected[1], field)} in {reference.path}; it must be the same "
-                            "in every language",
+                            f"{_show(expected.fields, field)} in {reference.path}; it must be the "
+                            "same in every language",
                             "not-same-in-languages",
                         )
 

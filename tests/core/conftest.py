@@ -1,65 +1,18 @@
-"""A small valid catalog written from Python values, to break one rule at a time."""
+"""The fixtures of the core tests: a small valid catalog, upstream copies, the schema screen."""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from build_tools.check import update_lock
 from build_tools.diagnostics import Diagnostic
 from build_tools.model import schema
 from build_tools.sources.json_reader import Document
-from tests.support import Run, fixture, lock_as_is, run, write_json
-
-
-def role(slug: str, language: str = "en", **fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "slug": slug,
-        "emoji": "🧭",
-        "name": f"{slug} ({language})",
-        "description": f"What {slug} does, in {language}.",
-        "instructions": f"You are {slug}. Answer in {language}.\n\nBe precise.",
-        "autoStart": False,
-        "launchMessage": None,
-    }
-    base.update(fields)
-    return base
-
-
-@dataclass
-class Catalog:
-    """A catalog on disk, built from values: edit ``index``/``files``, then ``write()``."""
-
-    root: Path
-    index: dict[str, Any]
-    files: dict[tuple[str, str], dict[str, Any]]
-
-    def write(self) -> Catalog:
-        write_json(self.root / "index.json", self.index)
-        for (bundle, language), value in self.files.items():
-            write_json(self.root / "bundles" / bundle / f"{language}.json", value)
-        return self
-
-    def path(self, relpath: str) -> Path:
-        return self.root / relpath
-
-    def lock(self) -> Catalog:
-        """Record the current content in the lock."""
-        assert update_lock(self.root).diagnostics == []
-        return self
-
-    def record(self) -> Catalog:
-        """Record the current content in the lock, even where the check refuses the published."""
-        lock_as_is(self.root)
-        return self
-
-    def check(self, *extra: str) -> Run:
-        return run("check", "--catalog", str(self.root), *extra)
+from tests.core.catalogs import Catalog, role
+from tests.support import fixture
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
-from tests.core.conftest import Catalog, role, run
+from tests.core.catalogs import Catalog, role
 from tests.core.test_rules import value
-from tests.support import upstream
+from tests.support import run, upstream
 
 LOCK = "content-hashes.json"
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
 from build_tools.model.tiers import TIER_ORDER, ModelHint, display_label, fallback_chain, model_hint
-from tests.core.conftest import Catalog, role
-from tests.core.test_rules import at, only_line, value
+from tests.core.catalogs import Catalog, role
+from tests.core.test_rules import at_string, only_line, value
 
 RU = "bundles/beta/ru.json"
 
@@ -50,7 +50,7 @@ def test_model_config_shapes_that_pass(catalog: Catalog, model: Any) -> None:
 def test_model_config_must_be_an_object_or_null(catalog: Catalog) -> None:
     give_model(catalog, "fast", "ru")
     assert only_line(catalog) == (
-        f'{at(catalog, RU, chr(34) + "fast")}: role "three": "modelConfig" must be an object or '
+        f'{at_string(catalog, RU, "fast")}: role "three": "modelConfig" must be an object or '
         "null, not a string"
     )
 
@@ -85,7 +85,7 @@ def test_model_words_must_be_strings(catalog: Catalog) -> None:
 def test_unknown_model_field_suggests_the_known_one(catalog: Catalog) -> None:
     give_model(catalog, {"model": "pro"}, "ru")
     assert only_line(catalog) == (
-        f'{at(catalog, RU, chr(34) + "model" + chr(34))}: role "three": unknown field "model" '
+        f'{at_string(catalog, RU, "model", closed=True)}: role "three": unknown field "model" '
         '(did you mean "chatModel"?)'
     )
 

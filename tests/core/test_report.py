@@ -14,7 +14,7 @@ import pytest
 
 from build_tools.cli.report import escape_data, escape_property, github_command, json_pointer
 from build_tools.diagnostics import Diagnostic
-from tests.core.conftest import Catalog
+from tests.core.catalogs import Catalog
 from tests.support import Run, run, write_json
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from tests.core.conftest import Catalog, role
+from tests.core.catalogs import Catalog, role
 from tests.core.test_rules import at
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from tests.core.conftest import Catalog, role, run
+from tests.core.catalogs import Catalog, role
+from tests.support import run
 
 
 def at(catalog: Catalog, relpath: str, needle: str, nth: int = 0) -> str:
@@ -16,6 +18,14 @@ def at(catalog: Catalog, relpath: str, needle: str, nth: int = 0) -> str:
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return f"{relpath}:{line}:{col}"
+
+
+def at_string(
+    catalog: Catalog, relpath: str, text: str, nth: int = 0, *, closed: bool = False
+) -> str:
+    """``relpath:line:col`` of the nth JSON string that starts with ``text`` (of one that is
+    exactly ``text``, when ``closed``): where its opening quote stands."""
+    return at(catalog, relpath, f'"{text}"' if closed else f'"{text}', nth)
 
 
 def value(catalog: Catalog, relpath: str, key: str, literal: str, nth: int = 0) -> str:
@@ -85,7 +95,7 @@ def test_role_missing_from_a_language_file(catalog: Catalog) -> None:
     catalog.write()
     assert only_line(catalog) == (
         f'{at(catalog, "bundles/alpha/ru.json", "[")}: role "two" is missing: bundle "alpha" lists '
-        f"it in index.json ({at(catalog, 'index.json', chr(34) + 'two')}) but this file has no "
+        f"it in index.json ({at_string(catalog, 'index.json', 'two')}) but this file has no "
         "role with that slug"
     )
 
@@ -94,7 +104,7 @@ def test_extra_role_in_a_language_file(catalog: Catalog) -> None:
     catalog.files[("beta", "en")]["roles"].append(role("stray"))
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "bundles/beta/en.json", chr(34) + "stray")}: role "stray" is not listed in '
+        f'{at_string(catalog, "bundles/beta/en.json", "stray")}: role "stray" is not listed in '
         'bundle "beta" "roles" of index.json; add it there with a version, or remove it here'
     )
 
@@ -103,7 +113,7 @@ def test_duplicate_slug_in_a_language_file(catalog: Catalog) -> None:
     catalog.files[("beta", "en")]["roles"].append(role("three"))
     catalog.write()
     assert only_line(catalog) == (
-        f'{value(catalog, "bundles/beta/en.json", "slug", chr(34) + "three", 1)}: role "three" '
+        f'{value(catalog, "bundles/beta/en.json", "slug", json.dumps("three"), 1)}: role "three" '
         "appears twice in this file"
     )
 
@@ -112,7 +122,7 @@ def test_declared_language_file_missing(catalog: Catalog) -> None:
     catalog.path("bundles/beta/ru.json").unlink()
     assert only_line(catalog) == (
         'bundles/beta/ru.json: missing: bundle "beta" declares language "ru" '
-        f"({at(catalog, 'index.json', chr(34) + 'ru', 4)})"
+        f"({at_string(catalog, 'index.json', 'ru', 4)})"
     )
 
 
@@ -142,7 +152,7 @@ def test_required_fields(catalog: Catalog) -> None:
     assert result.lines == [
         f'{at(catalog, "bundles/alpha/en.json", "{", 1)}: role "one": required field "name" is '
         "missing",
-        f'{at(catalog, "bundles/alpha/en.json", chr(34) + "  ")}: role "two": "instructions" must '
+        f'{at_string(catalog, "bundles/alpha/en.json", "  ")}: role "two": "instructions" must '
         "not be empty",
     ]
 
@@ -162,7 +172,7 @@ def test_version_must_be_a_number(catalog: Catalog) -> None:
     catalog.index["bundles"][0]["roles"][0]["version"] = "2"
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "index.json", chr(34) + "2")}: bundle "alpha", role "one": "version" must '
+        f'{at_string(catalog, "index.json", "2")}: bundle "alpha", role "one": "version" must '
         "be a number, not a string"
     )
 
@@ -223,7 +233,7 @@ def test_ids_must_match_the_pattern(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.code == 1
     assert (
-        f'{at(catalog, "index.json", chr(34) + "One")}: bundle "alpha", role "One Role": "slug" is '
+        f'{at_string(catalog, "index.json", "One")}: bundle "alpha", role "One Role": "slug" is '
         '"One Role"; it must match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)'
     ) in result.lines
 
@@ -234,7 +244,7 @@ def test_language_must_match_the_pattern(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.code == 1
     assert result.lines == [
-        f'{at(catalog, "index.json", chr(34) + "../ru")}: bundle "beta": "languages[1]" is '
+        f'{at_string(catalog, "index.json", "../ru")}: bundle "beta": "languages[1]" is '
         '"../ru"; it must match ^[a-z0-9-]+$ (lowercase letters, digits and hyphens)'
     ]
 
@@ -255,7 +265,7 @@ def test_auto_start_must_be_boolean(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.code == 1
     assert result.lines[0] == (
-        f'{at(catalog, "bundles/beta/en.json", chr(34) + "yes")}: role "three": "autoStart" must '
+        f'{at_string(catalog, "bundles/beta/en.json", "yes")}: role "three": "autoStart" must '
         "be a boolean, not a string"
     )
 
@@ -273,7 +283,7 @@ def test_model_config_object_or_null(catalog: Catalog) -> None:
     catalog.files[("beta", "ru")]["roles"][0]["modelConfig"] = "fast"
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "bundles/beta/ru.json", chr(34) + "fast")}: role "three": "modelConfig" '
+        f'{at_string(catalog, "bundles/beta/ru.json", "fast")}: role "three": "modelConfig" '
         "must be an object or null, not a string"
     )
 
@@ -293,7 +303,7 @@ def test_emoji_must_match_across_languages(catalog: Catalog) -> None:
     catalog.files[("alpha", "ru")]["roles"][0]["emoji"] = "🔥"
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "bundles/alpha/ru.json", chr(34) + "🔥")}: role "one": "emoji" is "🔥" here '
+        f'{at_string(catalog, "bundles/alpha/ru.json", "🔥")}: role "one": "emoji" is "🔥" here '
         'but "🧭" in bundles/alpha/en.json; it must be the same in every language'
     )
 
@@ -311,7 +321,7 @@ def test_language_must_equal_file_name(catalog: Catalog) -> None:
     catalog.files[("beta", "ru")]["language"] = "en"
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "bundles/beta/ru.json", chr(34) + "en")}: "language" is "en" but the file '
+        f'{at_string(catalog, "bundles/beta/ru.json", "en")}: "language" is "en" but the file '
         'is for "ru"; they must be equal'
     )
 
@@ -320,8 +330,8 @@ def test_duplicate_bundle_id(catalog: Catalog) -> None:
     catalog.index["bundles"].append(dict(catalog.index["bundles"][1], roles=[]))
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "index.json", chr(34) + "beta", 1)}: bundle "beta" is declared twice '
-        f"(first at {at(catalog, 'index.json', chr(34) + 'beta')}); bundle ids must be unique"
+        f'{at_string(catalog, "index.json", "beta", 1)}: bundle "beta" is declared twice '
+        f"(first at {at_string(catalog, 'index.json', 'beta')}); bundle ids must be unique"
     )
 
 
@@ -329,8 +339,7 @@ def test_duplicate_language(catalog: Catalog) -> None:
     catalog.index["bundles"][1]["languages"] = ["en", "ru", "en"]
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "index.json", chr(34) + "en", 5)}: bundle "beta": language "en" is listed '
-        "twice"
+        f'{at_string(catalog, "index.json", "en", 5)}: bundle "beta": language "en" is listed twice'
     )
 
 
@@ -352,7 +361,7 @@ def test_unknown_field_suggests_the_known_one(catalog: Catalog) -> None:
     assert result.lines == [
         f'{at(catalog, "bundles/alpha/en.json", "{", 2)}: role "two": required field '
         '"instructions" is missing',
-        f'{at(catalog, "bundles/alpha/en.json", chr(34) + "instrutions")}: role "two": unknown '
+        f'{at_string(catalog, "bundles/alpha/en.json", "instrutions")}: role "two": unknown '
         'field "instrutions" (did you mean "instructions"?)',
     ]
 
@@ -361,7 +370,7 @@ def test_unknown_field_without_a_near_match_lists_the_known(catalog: Catalog) ->
     catalog.index["bundles"][0]["owner"] = "team"
     catalog.write()
     assert only_line(catalog) == (
-        f'{at(catalog, "index.json", chr(34) + "owner")}: bundle "alpha": unknown field "owner" '
+        f'{at_string(catalog, "index.json", "owner")}: bundle "alpha": unknown field "owner" '
         "(known: description, id, languages, name, roles)"
     )
 

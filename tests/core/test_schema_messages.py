@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from build_tools.check import check_catalog
 from build_tools.model import schema
-from tests.core.conftest import Catalog
-from tests.core.test_rules import at
+from tests.core.catalogs import Catalog
+from tests.core.test_rules import at, at_string
 
 PATTERN = "^[a-z0-9-]+$ (lowercase letters, digits and hyphens)"
 
@@ -27,7 +27,7 @@ def problems(catalog: Catalog) -> list[str]:
 def test_a_key_that_is_no_id_is_shown_as_written_at_the_key(catalog: Catalog) -> None:
     catalog.index["bundles"][0]["name"]["Русский"] = "Альфа"
     assert problems(catalog) == [
-        f'{at(catalog, "index.json", chr(34) + "Русский")}: bundle "alpha": "name" has key '
+        f'{at_string(catalog, "index.json", "Русский")}: bundle "alpha": "name" has key '
         f'"Русский"; keys must match {PATTERN}'
     ]
 
@@ -35,7 +35,7 @@ def test_a_key_that_is_no_id_is_shown_as_written_at_the_key(catalog: Catalog) ->
 def test_a_value_that_is_no_id_is_shown_as_written(catalog: Catalog) -> None:
     catalog.index["bundles"][0]["id"] = "альфа"
     assert problems(catalog) == [
-        f'{at(catalog, "index.json", chr(34) + "альфа")}: bundle "альфа": "id" is "альфа"; it '
+        f'{at_string(catalog, "index.json", "альфа")}: bundle "альфа": "id" is "альфа"; it '
         f"must match {PATTERN}"
     ]
 
@@ -43,7 +43,7 @@ def test_a_value_that_is_no_id_is_shown_as_written(catalog: Catalog) -> None:
 def test_a_schema_version_in_words_is_shown_as_written(catalog: Catalog) -> None:
     catalog.files[("alpha", "en")]["schemaVersion"] = "один"
     assert problems(catalog) == [
-        f'{at(catalog, "bundles/alpha/en.json", chr(34) + "один")}: "schemaVersion" must be 1, '
+        f'{at_string(catalog, "bundles/alpha/en.json", "один")}: "schemaVersion" must be 1, '
         'found "один" (rolecat knows schema version 1 only)'
     ]
 
@@ -52,7 +52,7 @@ def test_every_unknown_field_is_named(catalog: Catalog) -> None:
     catalog.files[("alpha", "en")]["roles"][0].update(foo="x", bar="y")
     known = "autoStart, description, emoji, instructions, launchMessage, modelConfig, name, slug"
     assert problems(catalog) == [
-        f'{at(catalog, "bundles/alpha/en.json", chr(34) + key)}: role "one": unknown field '
+        f'{at_string(catalog, "bundles/alpha/en.json", key)}: role "one": unknown field '
         f'"{key}" (known: {known})'
         for key in ("foo", "bar")
     ]
@@ -91,7 +91,7 @@ def test_every_field_named_like_a_credential_is_named(catalog: Catalog) -> None:
 def test_an_empty_text_is_shown_at_the_value(catalog: Catalog) -> None:
     catalog.files[("alpha", "en")]["roles"][0]["name"] = " "
     assert problems(catalog) == [
-        f'{at(catalog, "bundles/alpha/en.json", chr(34) + " " + chr(34))}: role "one": "name" '
+        f'{at_string(catalog, "bundles/alpha/en.json", " ", closed=True)}: role "one": "name" '
         "must not be empty"
     ]
 

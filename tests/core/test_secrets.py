@@ -17,8 +17,8 @@ from build_tools.cli.convert import convert_catalog
 from build_tools.model.credentials import is_credential_name
 from build_tools.rules.secret_scan import DETECTORS, FILTERS, scan_text, suspect
 from build_tools.sources.formats import dump_yaml
-from tests.core.conftest import Catalog
-from tests.core.test_rules import at, only_line
+from tests.core.catalogs import Catalog
+from tests.core.test_rules import at, at_string, only_line
 
 RNG = random.Random(13)
 
@@ -93,7 +93,7 @@ def test_credential_field_in_model_config(catalog: Catalog) -> None:
     catalog.files[("beta", "en")]["roles"][0]["modelConfig"] = {"chatModel": "pro", "api-key": "x"}
     catalog.write()
     line = only_line(catalog)
-    assert line.startswith(f"{at(catalog, 'bundles/beta/en.json', chr(34) + 'api-key')}: ")
+    assert line.startswith(f"{at_string(catalog, 'bundles/beta/en.json', 'api-key')}: ")
     assert '"api-key" is named like a credential' in line
     assert "reference it from the server's environment instead" in line
 
@@ -328,9 +328,9 @@ def test_an_entry_that_allows_nothing_is_an_error_and_fix_prunes_it(catalog: Cat
     )
     result = catalog.check()
     assert result.lines == [
-        f"{at(catalog, ALLOWLIST, chr(34) + '0' * 12, 0)}: entry 000000000000… allows nothing: it "
+        f"{at_string(catalog, ALLOWLIST, '0' * 12, 0)}: entry 000000000000… allows nothing: it "
         'matches nothing in role "one" any more; remove it, or run `rolecat check --fix`',
-        f"{at(catalog, ALLOWLIST, chr(34) + '0' * 12, 1)}: entry 000000000000… allows nothing: "
+        f"{at_string(catalog, ALLOWLIST, '0' * 12, 1)}: entry 000000000000… allows nothing: "
         'role "gone" is not in the catalog; remove it, or run `rolecat check --fix`',
     ]
     fixed = catalog.check("--fix")

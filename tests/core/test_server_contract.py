@@ -8,7 +8,7 @@ import json
 import pytest
 
 from build_tools.rules.server_contract import AI_DRIVERS, js_trim, server_length
-from tests.core.conftest import Catalog
+from tests.core.catalogs import Catalog
 from tests.core.test_rules import at, value
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from build_tools.wire import site_paths
 from build_tools.wire.staging import STAGING_EXTRA
-from tests.core.conftest import Catalog, role
-from tests.core.test_rules import at, value
+from tests.core.catalogs import Catalog, role
+from tests.core.test_rules import at_string, value
 
 RESERVED = "assets, bundles, health, pagefind, schema, sha256sums"
 
@@ -65,7 +65,7 @@ def test_a_slug_longer_than_a_file_name(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.code == 1
     assert result.lines == [
-        f'{at(catalog, "index.json", chr(34) + slug)}: role "{"s" * 24}…" (256 characters): its '
+        f'{at_string(catalog, "index.json", slug)}: role "{"s" * 24}…" (256 characters): its '
         "page's directory would be named 256 bytes long, and a name holds at most 255; shorten the "
         "slug"
     ]
@@ -93,7 +93,7 @@ def test_a_path_too_long_where_the_site_is_built(catalog: Catalog, tmp_path: Pat
     assert result.code == 1
     assert len(result.lines) == 1, result.out
     [line] = result.lines
-    assert line.startswith(f"{at(catalog, 'index.json', chr(34) + 'three')}: ")
+    assert line.startswith(f"{at_string(catalog, 'index.json', 'three')}: ")
     assert line.endswith(
         f'role "three": en/beta/three/index.html would be written at a path of 4,096 bytes in '
         f"{site}, and a path holds at most 4,095; shorten the ids or build the site in a "

@@ -12,9 +12,9 @@ import pytest
 from build_tools.sources.formats import parse
 from build_tools.sources.json_reader import SourceError
 from build_tools.sources.yaml_reader import parse_yaml
-from tests.core.conftest import Catalog, run
+from tests.core.catalogs import Catalog
 from tests.core.test_rules import value
-from tests.support import upstream, upstream_yaml
+from tests.support import run, upstream, upstream_yaml
 
 LOCK = "content-hashes.json"
 

@@ -127,7 +127,7 @@ def test_role_page_shows_the_role(our_site: Build) -> None:
         for _pointer, slug, version in bundle.roles:
             found = bundle.files[lang].role(slug)
             assert found is not None
-            role = found[1]
+            role = found.fields
             page = our_site.site / lang / bundle.id / slug / "index.html"
             text = page.read_text(encoding="utf-8")
             parsed = parse(page)
@@ -261,7 +261,7 @@ def test_instructions_are_published_as_plain_text(our_site: Build) -> None:
                 found = file.role(slug)
                 assert found is not None
                 text = our_site.site / lang / bundle.id / f"{slug}.txt"
-                assert text.read_bytes() == found[1]["instructions"].encode("utf-8-sig")
+                assert text.read_bytes() == found.fields["instructions"].encode("utf-8-sig")
                 page = (our_site.site / lang / bundle.id / slug / "index.html").read_text("utf-8")
                 assert f'href="../{slug}.txt"' in page
                 url = f"{SITE_URL}{lang}/{bundle.id}/{slug}.txt"
