@@ -95,11 +95,21 @@ def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
                 what = "key" if is_key else "value"
                 yield document.diagnostic(
                     pointer,
-                    f'"{describe_pointer(pointer)}": the {what} holds U+0000 (NUL) at character '
+                    f"{_whose(document, pointer)}: the {what} holds U+0000 (NUL) at character "
                     f"{text.index(chr(0)) + 1}: Postgres text and jsonb refuse it, so the server "
                     "cannot import it (ai-agent-roles.service.ts); remove it",
                     "server-nul",
                 )
+
+
+def _whose(document: Document, pointer: Pointer) -> str:
+    """``role "one": "instructions"`` for a role's field, else the field's path in the file."""
+    roles = document.data.get("roles")
+    if len(pointer) > 2 and pointer[0] == "roles" and isinstance(pointer[1], int):
+        role = roles[pointer[1]] if isinstance(roles, list) else None
+        if isinstance(role, dict) and isinstance(role.get("slug"), str):
+            return f'role "{role["slug"]}": "{describe_pointer(pointer[2:])}"'
+    return '"' + describe_pointer(pointer) + '"'
 
 
 def admin_limits(catalog: Catalog) -> Iterator[Diagnostic]:

@@ -100,15 +100,6 @@ def test_role_missing_from_a_language_file(catalog: Catalog) -> None:
     )
 
 
-def test_extra_role_in_a_language_file(catalog: Catalog) -> None:
-    catalog.files[("beta", "en")]["roles"].append(role("stray"))
-    catalog.write()
-    assert only_line(catalog) == (
-        f'{at_string(catalog, "bundles/beta/en.json", "stray")}: role "stray" is not listed in '
-        'bundle "beta" "roles" of index.json; add it there with a version, or remove it here'
-    )
-
-
 def test_duplicate_slug_in_a_language_file(catalog: Catalog) -> None:
     catalog.files[("beta", "en")]["roles"].append(role("three"))
     catalog.write()

@@ -40,7 +40,7 @@ def test_postgres_refuses_u0000_so_the_import_would_fail(catalog: Catalog, field
     (line,) = result.lines
     where = value(catalog, EN, field, '"Before')
     assert line.startswith(f"{where}: ")
-    assert f'"roles[0].{field}": the value holds U+0000 (NUL) at character 7' in line
+    assert f'role "one": "{field}": the value holds U+0000 (NUL) at character 7' in line
     assert "ai-agent-roles.service.ts" in line
 
 
