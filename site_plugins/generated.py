@@ -141,7 +141,7 @@ def checked(
             f"until they are:\n{lines}"
         )
         assert result.catalog is not None  # the lock is read only for a sound catalog
-        build.pending = preview.pending_pages(result.catalog, result.changes)
+        build.pending = site_paths.pending_pages(result.catalog, result.changes)
         result.diagnostics = []
     # What the server would change or lose: a warning, so a strict build fails on it (a strict
     # preview logs it, since MkDocs 1.6 stalls a preview whose build fails).

@@ -29,10 +29,8 @@ from mkdocs.structure.files import File, Files
 
 from build_tools.history.feeds import Feed
 from build_tools.history.versions import History
-from build_tools.lock import Change
-from build_tools.model.catalog import Catalog
 from build_tools.reuse import Reuse
-from build_tools.wire import judged, site_paths
+from build_tools.wire import judged
 from site_plugins.rendering import KeptPages
 
 
@@ -172,22 +170,6 @@ def quicken(server: LiveReloadServer) -> None:
             observer._timeout = POLLING_INTERVAL  # the watches added from here on
             for emitter in observer.emitters:
                 emitter._timeout = POLLING_INTERVAL
-
-
-def pending_pages(catalog: Catalog, changes: list[Change]) -> dict[str, str]:
-    """The role and bundle pages of each role the lock has not recorded, with the label that
-    says what makes it publishable: a changed role needs a version bump first."""
-    action = {c.slug: "pending_bump" if c.state == "changed" else "pending_record" for c in changes}
-    pages: dict[str, str] = {}
-    for bundle in catalog.bundles:
-        for language in bundle.languages:
-            for _pointer, slug, _version in bundle.roles:
-                if slug in action:
-                    pages[site_paths.role_page(language, bundle.id, slug)] = action[slug]
-                    page = site_paths.bundle_page(language, bundle.id)
-                    if pages.get(page) != "pending_bump":
-                        pages[page] = action[slug]
-    return pages
 
 
 def return_free_memory() -> None:

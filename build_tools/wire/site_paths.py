@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.lock import Change
 from build_tools.model.catalog import BUNDLES_DIR, Catalog
 from build_tools.sources.formats import EXTENSIONS, Format
 from build_tools.wire.raw_tree import CHECKSUMS, FORMATS, SCHEMA_DIR
@@ -282,3 +283,19 @@ def overwritten(
         for path in generated
         if path in present
     ]
+
+
+def pending_pages(catalog: Catalog, changes: list[Change]) -> dict[str, str]:
+    """While previewing: the role and bundle pages of each role the lock has not recorded, with
+    the label that says what makes it publishable (a changed role needs a version bump first)."""
+    action = {c.slug: "pending_bump" if c.state == "changed" else "pending_record" for c in changes}
+    pages: dict[str, str] = {}
+    for bundle in catalog.bundles:
+        for language in bundle.languages:
+            for _pointer, slug, _version in bundle.roles:
+                if slug in action:
+                    pages[role_page(language, bundle.id, slug)] = action[slug]
+                    page = bundle_page(language, bundle.id)
+                    if pages.get(page) != "pending_bump":
+                        pages[page] = action[slug]
+    return pages

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import (
+from .hosts import (
     OUR_CATALOG,
     StartHost,
     StartStatic,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import (
+from .hosts import (
     OUR_CATALOG,
     REPO,
     StartStatic,

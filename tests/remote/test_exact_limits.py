@@ -10,7 +10,7 @@ import pytest
 from build_tools.sources.json_reader import MAX_FILE_BYTES, TIMEOUT_SECONDS
 from build_tools.wire.fetch import FetchError, fetch
 
-from .conftest import StartHost, drip, send
+from .hosts import StartHost, drip, send
 
 
 def _body(size: int) -> bytes:

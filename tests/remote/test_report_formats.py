@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.core.test_report import json_report
 
-from .conftest import (
+from .hosts import (
     OUR_CATALOG,
     StartHost,
     StartStatic,

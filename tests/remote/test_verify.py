@@ -20,7 +20,7 @@ import pytest
 from build_tools.sources.formats import dump_json, dump_yaml
 from build_tools.wire.fetch import FetchError, fetch, normalize_base
 
-from .conftest import (
+from .hosts import (
     OUR_CATALOG,
     Run,
     StartHost,

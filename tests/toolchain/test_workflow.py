@@ -23,8 +23,8 @@ from ruamel.yaml import YAML
 from build_tools.check import update_lock
 from build_tools.model.catalog import load_catalog
 from build_tools.wire.raw_tree import raw_files
-from tests.remote.conftest import StartStatic, StaticServer, read_json
 from tests.remote.conftest import static_server as static_server
+from tests.remote.hosts import StartStatic, StaticServer, read_json
 from tests.support import OUR_CATALOG, REPO, write_json
 
 from .conftest import commit_all
