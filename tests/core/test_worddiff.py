@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,33 +12,42 @@ from build_tools.history import worddiff
 from build_tools.history.worddiff import Piece, side, word_diff
 
 
-def test_words_change_and_spaces_stay() -> None:
-    assert word_diff("The quick brown fox.\nSame line.\n", "The slow brown cat!\nSame line.\n") == [
-        Piece("equal", "The "),
-        Piece("delete", "quick"),
-        Piece("insert", "slow"),
-        Piece("equal", " brown "),
-        Piece("delete", "fox."),
-        Piece("insert", "cat!"),
-        Piece("equal", "\nSame line.\n"),
-    ]
-
-
-def test_neighbouring_changes_read_as_one() -> None:
-    assert word_diff("a b c", "x y c") == [
-        Piece("delete", "a b"),
-        Piece("insert", "x y"),
-        Piece("equal", " c"),
-    ]
-
-
-def test_cyrillic_words_are_words() -> None:
-    assert word_diff("Отвечайте простыми словами.", "Отвечайте короткими словами.") == [
-        Piece("equal", "Отвечайте "),
-        Piece("delete", "простыми"),
-        Piece("insert", "короткими"),
-        Piece("equal", " словами."),
-    ]
+@pytest.mark.parametrize(
+    ("old", "new", "pieces"),
+    [
+        (
+            "The quick brown fox.\nSame line.\n",
+            "The slow brown cat!\nSame line.\n",
+            [
+                Piece("equal", "The "),
+                Piece("delete", "quick"),
+                Piece("insert", "slow"),
+                Piece("equal", " brown "),
+                Piece("delete", "fox."),
+                Piece("insert", "cat!"),
+                Piece("equal", "\nSame line.\n"),
+            ],
+        ),
+        (
+            "a b c",
+            "x y c",
+            [Piece("delete", "a b"), Piece("insert", "x y"), Piece("equal", " c")],
+        ),
+        (
+            "Отвечайте простыми словами.",
+            "Отвечайте короткими словами.",
+            [
+                Piece("equal", "Отвечайте "),
+                Piece("delete", "простыми"),
+                Piece("insert", "короткими"),
+                Piece("equal", " словами."),
+            ],
+        ),
+    ],
+    ids=["words change and spaces stay", "neighbouring changes read as one", "cyrillic words"],
+)
+def test_a_word_diff_reads_as_people_read(old: str, new: str, pieces: list[Piece]) -> None:
+    assert word_diff(old, new) == pieces
 
 
 def test_a_whole_rewrite_costs_little() -> None:
