@@ -47,6 +47,13 @@ def one_line(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
+def show_id(text: str) -> str:
+    """An id as messages show it: quoted, and cut short when it is very long."""
+    if len(text) <= 40:
+        return f'"{text}"'
+    return f'"{text[:24]}…" ({len(text):,} characters)'
+
+
 def describe_pointer(pointer: Pointer) -> str:
     """``("roles", 2, "name")`` -> ``roles[2].name``: how the messages name a field."""
     text = ""

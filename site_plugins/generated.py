@@ -16,10 +16,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from build_tools.check import CheckResult, check_catalog
+from build_tools.check import CheckResult, check_catalog, default_lock
 from build_tools.diagnostics import Diagnostic
 from build_tools.history.versions import History
-from build_tools.lock import LOCK_FILE
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.sources.formats import Format
 from build_tools.wire import judged, raw_tree, site_paths
@@ -94,12 +93,12 @@ def start(
     )
 
 
-def owned(build: Build, config: MkDocsConfig, page_templates: Path) -> dict[str, Path]:
+def owned(build: Build, config: MkDocsConfig, base: Path, page_templates: Path) -> dict[str, Path]:
     """What the build reads, which its site directory must neither replace nor hold."""
     found = {
         "the catalog directory": build.catalog_dir,
-        "the lock": build.lock or build.catalog_dir / LOCK_FILE,
-        "the config file": Path(config.config_file_path or "mkdocs.yml"),
+        "the lock": build.lock or default_lock(build.catalog_dir),
+        "the config file": Path(config.config_file_path or base / "mkdocs.yml"),
         "the page templates": page_templates,
     }
     if config.theme.custom_dir:

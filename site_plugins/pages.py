@@ -15,7 +15,7 @@ from build_tools.diagnostics import Diagnostic
 from build_tools.history.versions import History, Reach
 from build_tools.lock import show_number
 from build_tools.model.catalog import Bundle, Catalog
-from build_tools.rules.server_contract import AUTO_START_DEFAULT, stored
+from build_tools.rules.server_contract import Stored
 from build_tools.wire import raw_tree, site_paths
 from site_plugins import history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
@@ -333,6 +333,7 @@ def _role(
     file = bundle.files[language]
     found = file.role(slug)
     role: dict[str, Any] = found.fields if found else {"slug": slug}
+    server = Stored.of(role)
     html = renderer.later(
         "role.html",
         l=words,
@@ -341,13 +342,13 @@ def _role(
             # What the server stores on import (catalogRoleContentFields): trimmed, a blank
             # text as none, and an absent autoStart as true.
             "slug": slug,
-            "emoji": stored("emoji", role.get("emoji")) or "",
-            "name": stored("name", role.get("name")) or slug,
-            "description": stored("description", role.get("description")) or "",
+            "emoji": server.emoji or "",
+            "name": server.name or slug,
+            "description": server.description or "",
             "instructions": role.get("instructions") or "",
-            "auto_start": role.get("autoStart", AUTO_START_DEFAULT),
-            "auto_start_default": "autoStart" not in role,
-            "launch_message": stored("launchMessage", role.get("launchMessage")),
+            "auto_start": server.auto_start,
+            "auto_start_default": server.auto_start_defaulted,
+            "launch_message": server.launch_message,
             "model": hint(role, tiers=renderer.model_tiers),
             "version": show_number(version),
         },
@@ -396,11 +397,12 @@ def _role_summary(
     """What a list of roles shows of one role, with a link to its page and its model hint."""
     found = bundle.files[language].role(slug)
     role = found.fields if found else {}
+    server = Stored.of(role)
     return {
         "slug": slug,
-        "emoji": stored("emoji", role.get("emoji")) or "",
-        "name": stored("name", role.get("name")) or slug,
-        "description": stored("description", role.get("description")) or "",
+        "emoji": server.emoji or "",
+        "name": server.name or slug,
+        "description": server.description or "",
         "version": show_number(version),
         "href": link.page(site_paths.role_page(language, bundle.id, slug)),
         "model": hint(role, tiers=tiers),

@@ -66,7 +66,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         state = self.preview
         build = self.build = generated.start(config, self.config, base, state)
         if self.publishing is not None:  # a preview builds into a directory of its own
-            owned = generated.owned(build, config, base / self.config.page_templates)
+            owned = generated.owned(build, config, base, base / self.config.page_templates)
             self.publishing.guard(config, owned)
         result = generated.checked(build, config, self.config, state, log)
         self._settle(config, result.catalog if result.ok else None, result.diagnostics)

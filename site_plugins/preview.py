@@ -137,8 +137,8 @@ class PreviewState:
     sums: dict[str, tuple[bytes, str]] = field(default_factory=dict)
     """The raw files' SHA-256 by path, with the bytes they were computed from."""
     feeds: dict[str, tuple[Feed, bytes]] = field(default_factory=dict)
-    compiled_templates: CompiledTemplates = field(default_factory=lambda: CompiledTemplates())
-    compiled_pages: CompiledTemplates = field(default_factory=lambda: CompiledTemplates())
+    compiled_templates: CompiledTemplates = field(default_factory=CompiledTemplates)
+    compiled_pages: CompiledTemplates = field(default_factory=CompiledTemplates)
     committed: History | None = None
     """The committed history, reused while HEAD stays the same."""
     last_good: list[str] = field(default_factory=list)

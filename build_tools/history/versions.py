@@ -20,6 +20,7 @@ from build_tools.rules.across_files import (
     SAME_IN_EVERY_LANGUAGE,
 )
 from build_tools.rules.secret_scan import scan_text
+from build_tools.sources.json_reader import strings
 
 FIELDS = (
     "emoji",
@@ -249,20 +250,8 @@ def withhold(content: Content, allowed: Collection[str]) -> tuple[Content, tuple
     for language, fields in content.items():
         kept[language] = dict(fields)
         for name, value in fields.items():
-            texts = [value] if isinstance(value, str) else list(_strings_in(value))
+            texts = [text for _pointer, text, _is_key in strings(value)]
             if any(f.digest not in allowed for text in texts for f in scan_text(text)):
                 kept[language][name] = WITHHELD if isinstance(value, str) else None
                 left_out.append(f"{language} {name}")
     return kept, tuple(left_out)
-
-
-def _strings_in(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _strings_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings_in(item)

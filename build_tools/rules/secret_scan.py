@@ -34,7 +34,7 @@ from typing import Any
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.model.catalog import Bundle
 from build_tools.model.credentials import ADVICE
-from build_tools.sources.json_reader import Document
+from build_tools.sources.json_reader import Document, strings
 
 DETECTORS: tuple[str, ...] = (
     "AWSKeyDetector",
@@ -294,12 +294,14 @@ class SecretScan:
                         path = from_files.get(position) if key == "instructions" else None
                         self._add(found, document, ("roles", position, key), value, path)
                 elif isinstance(value, (dict, list)):  # modelConfig
-                    for pointer, text in _strings(value, ("roles", position, key)):
-                        self._add(scan_text(text), document, pointer, text, None)
+                    for pointer, text, is_key in strings(value, ("roles", position, key)):
+                        if not is_key:
+                            self._add(scan_text(text), document, pointer, text, None)
 
     def index(self, document: Document) -> None:
-        for pointer, text in _strings(document.data, ()):
-            self._add(scan_text(text), document, pointer, text, None)
+        for pointer, text, is_key in strings(document.data):
+            if not is_key:
+                self._add(scan_text(text), document, pointer, text, None)
 
     def _add(
         self,
@@ -325,17 +327,6 @@ class SecretScan:
             where = f'"{describe_pointer(pointer)}"'
         for finding in found:
             self.hits.append(Hit(finding, document, pointer, text, where, slug, instructions_file))
-
-
-def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str]]:
-    if isinstance(value, str):
-        yield pointer, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, (*pointer, key))
-    elif isinstance(value, list):
-        for position, item in enumerate(value):
-            yield from _strings(item, (*pointer, position))
 
 
 HIDDEN = "<a credential, not shown>"

@@ -13,13 +13,15 @@ a language code of at most 16 characters (``dto/agent-role-catalog.dto.ts``). A 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
+from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer, show_id
 from build_tools.model.catalog import Catalog
 from build_tools.model.tiers import is_tier_word
 from build_tools.rules.across_files import PLACEHOLDER
-from build_tools.sources.json_reader import Document
+from build_tools.sources.javascript import trim
+from build_tools.sources.json_reader import Document, strings
 
 AI_DRIVERS: tuple[str, ...] = ("openai", "gemini", "ollama")
 """The drivers the server knows (``AI_DRIVERS`` in ``integrations/ai/ai.types.ts``, gitmost
@@ -48,23 +50,6 @@ AUTO_START_DEFAULT = True
 LANGUAGE_LIMIT = 16
 """The catalog browse API's longest language code (``CatalogQueryDto``)."""
 
-_JS_WHITESPACE = frozenset(
-    "\t\n\x0b\x0c\r \xa0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-    + "".join(chr(c) for c in range(0x2000, 0x200B))
-)
-"""What JavaScript's ``String.prototype.trim`` removes (ECMA-262 WhiteSpace and
-LineTerminator); Python's ``str.strip`` differs (it strips U+001C to U+001F, keeps U+FEFF)."""
-
-
-def js_trim(text: str) -> str:
-    """``text.trim()`` in JavaScript."""
-    start, end = 0, len(text)
-    while start < end and text[start] in _JS_WHITESPACE:
-        start += 1
-    while end > start and text[end - 1] in _JS_WHITESPACE:
-        end -= 1
-    return text[start:end]
-
 
 def server_length(text: str) -> int:
     """The length validator.js ``isLength`` measures: UTF-16 code units, less one per surrogate
@@ -76,8 +61,34 @@ def server_length(text: str) -> int:
 def stored(field: str, value: Any) -> Any:
     """What the server stores for a field on import: trimmed, a blank one as null."""
     if field in STORED_TRIMMED and isinstance(value, str):
-        return js_trim(value) or None
+        return trim(value) or None
     return value
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A role as the import stores it (``catalogRoleContentFields``): texts trimmed, a blank one
+    as none, and an absent ``autoStart`` as :data:`AUTO_START_DEFAULT`."""
+
+    name: str | None
+    emoji: str | None
+    description: str | None
+    launch_message: str | None
+    auto_start: bool
+    auto_start_defaulted: bool
+    """``autoStart`` was absent: the value is the server's default."""
+
+    @classmethod
+    def of(cls, role: dict[str, Any]) -> Stored:
+        auto_start = role.get("autoStart", AUTO_START_DEFAULT)
+        return cls(
+            stored("name", role.get("name")),
+            stored("emoji", role.get("emoji")),
+            stored("description", role.get("description")),
+            stored("launchMessage", role.get("launchMessage")),
+            auto_start is True,
+            "autoStart" not in role,
+        )
 
 
 def _documents(catalog: Catalog) -> Iterator[Document]:
@@ -90,7 +101,7 @@ def _documents(catalog: Catalog) -> Iterator[Document]:
 def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
     """U+0000 anywhere in a published string or key: Postgres refuses the whole role."""
     for document in _documents(catalog):
-        for pointer, text, is_key in _strings(document.data, ()):
+        for pointer, text, is_key in strings(document.data):
             if "\x00" in text:
                 what = "key" if is_key else "value"
                 yield document.diagnostic(
@@ -125,10 +136,10 @@ def admin_limits(catalog: Catalog) -> Iterator[Diagnostic]:
             ):
                 yield _too_long(document, ("roles", position, field), slug, field, value, limit)
         chat_model = _model_word(role, "chatModel")
-        if chat_model is not None and server_length(js_trim(chat_model)) > CHAT_MODEL_LIMIT:
+        if chat_model is not None and server_length(trim(chat_model)) > CHAT_MODEL_LIMIT:
             pointer = ("roles", position, "modelConfig", "chatModel")
             field = "modelConfig.chatModel"
-            yield _too_long(document, pointer, slug, field, js_trim(chat_model), CHAT_MODEL_LIMIT)
+            yield _too_long(document, pointer, slug, field, trim(chat_model), CHAT_MODEL_LIMIT)
 
 
 def _too_long(
@@ -171,7 +182,7 @@ def unique_names(catalog: Catalog) -> Iterator[Diagnostic]:
                 name = role.get("name") if isinstance(role, dict) else None
                 if not isinstance(name, str):
                     continue
-                key = (language, js_trim(name).lower())
+                key = (language, trim(name).lower())
                 earlier = seen.get(key)
                 if earlier is None:
                     seen[key] = (bundle.id, str(role.get("slug")), file.path)
@@ -181,7 +192,7 @@ def unique_names(catalog: Catalog) -> Iterator[Diagnostic]:
                     continue  # the same role twice: the duplicate-slug rule says so
                 same = other_bundle == bundle.id
                 message = (
-                    f'role "{role.get("slug")}": its name "{js_trim(name)}" is the name of role '
+                    f'role "{role.get("slug")}": its name "{trim(name)}" is the name of role '
                     f'"{other_slug}" ({other_path}) as the server compares names (trimmed, '
                     "lower-cased): "
                     + (
@@ -208,7 +219,7 @@ def language_codes(catalog: Catalog) -> Iterator[Diagnostic]:
             if isinstance(language, str) and len(language) > LANGUAGE_LIMIT:
                 yield catalog.index.diagnostic(
                     (*bundle.pointer, "languages", position),
-                    f'bundle "{bundle.id}": language "{language[:24]}…" is {len(language)} '
+                    f'bundle "{bundle.id}": language {show_id(language)} is {len(language)} '
                     f"characters, and the server's catalog API takes at most {LANGUAGE_LIMIT} "
                     "(CatalogQueryDto, dto/agent-role-catalog.dto.ts)",
                     "server-language-too-long",
@@ -220,12 +231,12 @@ def surrounding_whitespace(catalog: Catalog) -> Iterator[Diagnostic]:
     for document, position, role in _roles(catalog):
         for field in STORED_TRIMMED:
             value = role.get(field)
-            if isinstance(value, str) and value and js_trim(value) != value:
+            if isinstance(value, str) and value and trim(value) != value:
                 yield document.diagnostic(
                     ("roles", position, field),
                     f'role "{role.get("slug")}": "{field}" begins or ends with whitespace, which '
                     "the server trims on import (catalogRoleContentFields)"
-                    + (": it stores null" if not js_trim(value) else ""),
+                    + (": it stores null" if not trim(value) else ""),
                     "server-trims",
                     severity="warning",
                 )
@@ -277,15 +288,3 @@ def _model_word(role: dict[str, Any], key: str) -> str | None:
     model = role.get("modelConfig")
     word = model.get(key) if isinstance(model, dict) else None
     return word if isinstance(word, str) else None
-
-
-def _strings(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, str, bool]]:
-    if isinstance(value, str):
-        yield pointer, value, False
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield (*pointer, key), key, True
-            yield from _strings(item, (*pointer, key))
-    elif isinstance(value, list):
-        for position, item in enumerate(value):
-            yield from _strings(item, (*pointer, position))

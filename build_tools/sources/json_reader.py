@@ -11,7 +11,7 @@ import bisect
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import py_make_scanner  # type: ignore[attr-defined]
@@ -336,6 +336,20 @@ class _JsonPositions:
 
 def _astuple(position: Position) -> tuple[int, int]:
     return position.line, position.col
+
+
+def strings(value: Any, pointer: Pointer = ()) -> Iterator[tuple[Pointer, str, bool]]:
+    """Every string in a JSON value, keys included: ``(pointer, text, is_key)``, a key with the
+    pointer of the value it names."""
+    if isinstance(value, str):
+        yield pointer, value, False
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield (*pointer, key), key, True
+            yield from strings(item, (*pointer, key))
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            yield from strings(item, (*pointer, position))
 
 
 def json_type(value: object) -> str:

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
-from build_tools.rules.server_contract import js_trim
 from build_tools.sources.formats import EXTENSIONS, Format
+from build_tools.sources.javascript import trim
 from build_tools.sources.json_reader import MAX_FILE_BYTES, TIMEOUT_SECONDS
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -42,7 +42,7 @@ class BaseUrlError(ValueError):
 
 def normalize_base(base: str) -> str:
     """The base as the server uses it: trimmed, ``http(s)://`` only, trailing slashes stripped."""
-    base = js_trim(base)  # as the server reads AI_AGENT_ROLES_CATALOG_URL
+    base = trim(base)  # as the server reads AI_AGENT_ROLES_CATALOG_URL
     if any(
         character.isspace() or ord(character) < 0x20 or ord(character) == 0x7F for character in base
     ):

@@ -28,6 +28,7 @@ from build_tools.model.catalog import (
     wire_path,
 )
 from build_tools.rules.across_files import run_rules
+from build_tools.rules.secret_scan import redact
 from build_tools.rules.server_contract import SERVER_RULES
 from build_tools.sources.formats import EXTENSIONS, Format
 from build_tools.sources.javascript import ID_SOURCE
@@ -166,7 +167,7 @@ def read_remote(base: str, timeout: float = TIMEOUT_SECONDS, format: Format = "j
         diagnostics += run_rules(catalog)
         diagnostics += [d for d in run_rules(catalog, SERVER_RULES) if d.severity == "error"]
     problems = []
-    for diagnostic in sorted(set(diagnostics)):
+    for diagnostic in redact(sorted(set(diagnostics))):
         failure = source.failures.get(diagnostic.file)
         if failure is not None and diagnostic.rule == "unreadable":
             problems.append(Problem(failure.url, 0, 0, failure.message, failure.rule))

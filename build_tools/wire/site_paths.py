@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.diagnostics import Diagnostic, Pointer, show_id
 from build_tools.lock import Change
 from build_tools.model.catalog import BUNDLES_DIR, Catalog
 from build_tools.sources.formats import EXTENSIONS, Format
@@ -175,11 +175,13 @@ def id_name_problem(kind: str, text: str) -> str | None:
     """:func:`unwritable`'s verdict on one new slug, bundle id or language, before it is added."""
     length = len(os.fsencode(text))
     if kind == "slug":
-        return long_name(f"role {_show(text)}", length, "its page's directory", "shorten the slug")
+        return long_name(
+            f"role {show_id(text)}", length, "its page's directory", "shorten the slug"
+        )
     if kind == "bundle id":
-        return long_name(f"bundle {_show(text)}", length, "its directories", "shorten it")
+        return long_name(f"bundle {show_id(text)}", length, "its directories", "shorten it")
     longest = length + max(len(extension) for extension in EXTENSIONS.values())
-    return long_name(f"language {_show(text)}", longest, "its bundle file", "shorten it")
+    return long_name(f"language {show_id(text)}", longest, "its bundle file", "shorten it")
 
 
 def unwritable(
@@ -214,18 +216,18 @@ def unwritable(
                 refuse(pointer, message, "site-path-too-long")
 
     for bundle in catalog.bundles:
-        who = f"bundle {_show(bundle.id)}"
+        who = f"bundle {show_id(bundle.id)}"
         name((*bundle.pointer, "id"), who, len(bundle.id), "its directories", "shorten it")
         declared = bundle.entry.get("languages")
         for position, language in enumerate(declared if isinstance(declared, list) else []):
             if language in bundle.languages:
                 at = (*bundle.pointer, "languages", position)
-                speaks = f"{who}: language {_show(language)}"
+                speaks = f"{who}: language {show_id(language)}"
                 longest = max(len(language + EXTENSIONS[f]) for f in formats)
                 name(at, speaks, longest, "its bundle file", "shorten it")
                 paths(at, speaks, _paths(bundle.id, language, formats))
         for pointer, slug, _version in bundle.roles:
-            at, who = (*pointer, "slug"), f"role {_show(slug)}"
+            at, who = (*pointer, "slug"), f"role {show_id(slug)}"
             name(at, who, len(slug), "its page's directory", "shorten the slug")
             paths(at, who, (_page(role_page(lang, bundle.id, slug)) for lang in bundle.languages))
     return sorted(found.values())
@@ -242,13 +244,6 @@ def _paths(bundle_id: str, language: str, formats: Sequence[Format]) -> Iterator
     yield _page(bundle_page(language, bundle_id))
     for format in formats:
         yield f"{BUNDLES_DIR}/{bundle_id}/{language}{EXTENSIONS[format]}"
-
-
-def _show(text: str) -> str:
-    """An id as messages show it: quoted, and cut short when it is very long."""
-    if len(text) <= 40:
-        return f'"{text}"'
-    return f'"{text[:24]}…" ({len(text):,} characters)'
 
 
 def _limits(directory: Path | None) -> tuple[int, int]:

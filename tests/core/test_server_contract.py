@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from build_tools.rules.server_contract import AI_DRIVERS, js_trim, server_length
+from build_tools.rules.server_contract import AI_DRIVERS, server_length
+from build_tools.sources.javascript import trim
 from tests.core.catalogs import Catalog
 from tests.core.test_rules import at, value
 
@@ -203,8 +204,8 @@ def test_a_language_code_over_16_characters_cannot_be_browsed(catalog: Catalog) 
 
 
 def test_js_trim_is_javascripts() -> None:
-    assert js_trim("\ufeff\u3000 a b \u2029\t") == "a b"
-    assert js_trim("\x1ca\x1f") == "\x1ca\x1f"  # Python's strip would remove these
+    assert trim("\ufeff\u3000 a b \u2029\t") == "a b"
+    assert trim("\x1ca\x1f") == "\x1ca\x1f"  # Python's strip would remove these
 
 
 # --- the upstream catalog, written for a tier-resolving deployment
