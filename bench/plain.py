@@ -20,7 +20,7 @@ from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
 from build_tools.model.catalog import Catalog
 from build_tools.wire import raw_tree, site_paths
-from site_plugins import chrome, history_feeds, pages, rendering
+from site_plugins import chrome, history_feeds, pages, rendering, theme
 
 PLUGIN = "roles-catalog"
 
@@ -79,7 +79,7 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         raise SystemExit(f"bench: {catalog_dir} fails its check:\n{lines}")
     catalog = result.catalog
     renderer = rendering.Renderer(
-        repo / str(options.get("page_templates") or "templates/pages"), formats=formats
+        theme.page_template_dirs(repo, options.get("page_templates")), formats=formats
     )
 
     if project.exists():
@@ -106,15 +106,17 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
 
-    theme = dict(config.get("theme") or {})
-    theme["custom_dir"] = str(repo / str(theme.get("custom_dir") or "templates/overrides"))
+    chosen = dict(config.get("theme") or {})
+    custom = chosen.get("custom_dir")
+    chosen["custom_dir"] = str(repo / custom if custom else theme.shipped() / "overrides")
+    chosen["features"] = [*dict.fromkeys([*(chosen.get("features") or []), *theme.FEATURES])]
     validation = dict(config.get("validation") or {})
     validation.pop("omitted_files", None)
     validation["nav"] = {**dict(validation.get("nav") or {}), "omitted_files": "info"}
     config.update(
         docs_dir="docs",
         strict=False,
-        theme=theme,
+        theme=chosen,
         validation=validation,
         nav=[*pages.nav(catalog), *handwritten],
         extra={**dict(config.get("extra") or {}), "alternate": True},

@@ -59,7 +59,7 @@ class CheckResult:
     lock_unreadable: list[Diagnostic] = field(default_factory=list)
     allowlist: Allowlist | None = None
     stale_allowed: list[tuple[str, str]] = field(default_factory=list)
-    """Allowlist entries that allow nothing: ``--update-hashes`` prunes them."""
+    """Allowlist entries that allow nothing: ``--fix`` prunes them."""
     warnings: list[Diagnostic] = field(default_factory=list)
     """What the server would take but change or lose (a name it renames on import, whitespace
     it trims): reported, never refused."""
@@ -88,8 +88,21 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+UPSTREAM_LOCK = f"scripts/{LOCK_FILE}"
+"""Where the upstream checker (``scripts/check.mjs``) keeps the lock, inside the catalog."""
+
+
 def default_lock(root: Path) -> Path:
-    return root / LOCK_FILE
+    """The lock beside the sources; where only the upstream checker's exists, that one."""
+    own, upstream = root / LOCK_FILE, root / UPSTREAM_LOCK
+    return upstream if not own.exists() and upstream.is_file() else own
+
+
+def lock_place(root: Path, lock_path: Path | None) -> str | None:
+    """The line that says the lock was found in the upstream checker's place, else ``None``."""
+    if lock_path is not None or default_lock(root) == root / LOCK_FILE:
+        return None
+    return f"the lock is {root / UPSTREAM_LOCK}, where the upstream checker keeps it"
 
 
 def check_catalog(
@@ -192,7 +205,7 @@ def _check(
 
 @dataclass
 class LockUpdate:
-    """The outcome of ``--update-hashes``: refused with diagnostics, or written with its changes."""
+    """The outcome of ``--fix``: refused with diagnostics, or written with its changes."""
 
     diagnostics: list[Diagnostic]
     changes: list[Change]

@@ -29,7 +29,7 @@ MAX_LOCK_BYTES = 8_000_000
 """The largest lock read. It is never published, but an index within the server's 1,000,000 bytes
 lists at most about 40,000 roles, whose lock lines take some 5,000,000 bytes."""
 
-REFRESH = "rolecat check --update-hashes"
+REFRESH = "rolecat check --fix"
 
 
 MODEL_CONFIG = "modelConfig"

@@ -22,8 +22,9 @@ class RolesCatalogConfig(Config):
     """The wire formats to publish, each at index.<ext> and bundles/<id>/<lang>.<ext>: JSON for
     today's server, YAML for its later generation (both by default)."""
 
-    page_templates = c.Type(str, default="templates/pages")
-    """The Jinja2 templates of the generated pages' content, relative to mkdocs.yml."""
+    page_templates = c.Optional(c.Type(str))
+    """A directory of page templates, relative to mkdocs.yml, each overriding the shipped one of
+    its name (default: ``templates/pages`` where it exists; the package's templates otherwise)."""
 
     history = c.Type(bool, default=True)
     """Read the catalog's git history: every role's versions and what changed, stale translations,

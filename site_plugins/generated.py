@@ -4,6 +4,7 @@ pages that show its problems instead."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import posixpath
@@ -16,13 +17,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from build_tools.check import CheckResult, check_catalog, default_lock
+from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
 from build_tools.history.versions import History
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.sources.formats import Format
 from build_tools.wire import judged, raw_tree, site_paths
-from site_plugins import chrome, history_feeds, pages, preview, rendering
+from site_plugins import chrome, history_feeds, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import labels
 from site_plugins.text_files import MarkedTextFile
@@ -82,7 +83,7 @@ def start(
         catalog_dir,
         Path(os.path.realpath(base / options.lock)) if options.lock else None,
         rendering.Renderer(
-            base / options.page_templates,
+            theme.page_template_dirs(base, options.page_templates),
             use_directory_urls=config.use_directory_urls,
             formats=options.formats,
             memo=state.render_memo if state else None,
@@ -93,13 +94,13 @@ def start(
     )
 
 
-def owned(build: Build, config: MkDocsConfig, base: Path, page_templates: Path) -> dict[str, Path]:
+def owned(build: Build, config: MkDocsConfig, base: Path) -> dict[str, Path]:
     """What the build reads, which its site directory must neither replace nor hold."""
     found = {
         "the catalog directory": build.catalog_dir,
         "the lock": build.lock or default_lock(build.catalog_dir),
         "the config file": Path(config.config_file_path or base / "mkdocs.yml"),
-        "the page templates": page_templates,
+        "the page templates": build.pages_renderer.templates_dirs[0],
     }
     if config.theme.custom_dir:
         found["the theme overrides"] = Path(config.theme.custom_dir)
@@ -131,6 +132,9 @@ def checked(
         ) from None
     for line in result.recovered:
         log.info(line)
+    place = lock_place(build.catalog_dir, build.lock)
+    if place is not None:
+        _say_once(log, place)
     if state is not None and result.only_lock_differs:
         # While editing, a changed role is previewed before its version is bumped; the lock is
         # enforced where it matters, by `mkdocs build` and `rolecat check`.
@@ -265,7 +269,7 @@ def add(
 
 def _site_wide(build: Build, config: MkDocsConfig) -> str:
     """What every page shows: the navigation, and the templates it is rendered with."""
-    templates = [build.pages_renderer.templates_dir]
+    templates = list(build.pages_renderer.templates_dirs)
     if config.theme.custom_dir:
         templates.append(Path(config.theme.custom_dir))
     stamps = sorted(
@@ -302,6 +306,12 @@ def page_meta(page: Page, made: rendering.SitePage, action: str | None) -> None:
     ]
     if not made.searchable:
         page.meta["search"] = {"exclude": True}
+
+
+@functools.cache
+def _say_once(log: Logger, line: str) -> None:
+    """A preview rebuilds many times: a fact that does not change is logged at the first."""
+    log.info(line)
 
 
 def log_history(committed: History, log: Logger) -> None:

@@ -27,7 +27,7 @@ from build_tools.history.replay import Reading
 from build_tools.history.versions import History, Reach
 from build_tools.model.catalog import Catalog
 from build_tools.wire import site_paths
-from site_plugins import chrome, generated, pages, preview, rendering
+from site_plugins import chrome, generated, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import FALLBACK, labels
 from site_plugins.publishing import AtomicPublishing
@@ -62,11 +62,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             return config
         if not self.config.formats or len(set(self.config.formats)) != len(self.config.formats):
             raise PluginError("roles-catalog: 'formats' lists json, yaml or both, each once")
+        theme.use_shipped_theme(config)
         base = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         state = self.preview
         build = self.build = generated.start(config, self.config, base, state)
         if self.publishing is not None:  # a preview builds into a directory of its own
-            owned = generated.owned(build, config, base, base / self.config.page_templates)
+            owned = generated.owned(build, config, base)
             self.publishing.guard(config, owned)
         result = generated.checked(build, config, self.config, state, log)
         self._settle(config, result.catalog if result.ok else None, result.diagnostics)
@@ -224,9 +225,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             try:
                 page.content = made.html
             except jinja2.TemplateError as error:
+                where = getattr(error, "filename", None) or build.pages_renderer.templates_dirs[0]
                 raise PluginError(
-                    f"cannot render {page.file.src_uri} from "
-                    f"{build.pages_renderer.templates_dir}: {type(error).__name__}: {error}"
+                    f"cannot render {page.file.src_uri} from {where}: "
+                    f"{type(error).__name__}: {error}"
                 ) from None
         generated.release_raw_files(build, serving=self.preview is not None)
         return context
@@ -241,8 +243,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     ) -> LiveReloadServer:
         if self.config.enabled:
             preview.quicken(server)
-            server.watch(str(self.build.catalog_dir))
-            server.watch(str(self.build.pages_renderer.templates_dir))
+            for watched in (self.build.catalog_dir, *self.build.pages_renderer.templates_dirs):
+                server.watch(str(watched))
             if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme
                 server.watch(config.theme.custom_dir)
         return server

@@ -81,11 +81,11 @@ def _key(context: dict[str, Any]) -> bytes:
 
 
 class Renderer:
-    """Renders the content of every page from the templates in one directory."""
+    """Renders the content of every page from the page templates."""
 
     def __init__(
         self,
-        templates_dir: Path,
+        templates_dirs: Sequence[Path],
         *,
         use_directory_urls: bool = True,
         formats: Sequence[Format] = raw_tree.FORMATS,
@@ -95,7 +95,7 @@ class Renderer:
     ) -> None:
         # ``compiled`` keeps the templates compiled from one preview rebuild to the next.
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(templates_dir),
+            loader=jinja2.FileSystemLoader(templates_dirs),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
@@ -108,7 +108,8 @@ class Renderer:
         self.use_directory_urls = use_directory_urls
         self.model_tiers = model_tiers
         """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""
-        self.templates_dir = templates_dir
+        self.templates_dirs = tuple(templates_dirs)
+        """Searched in order: a repository's own templates override the shipped ones."""
         # Rendered pages by template, template files and context: a preview rebuild renders
         # only the pages an edit changed. Each renderer keeps what it used, nothing older.
         self._previous = dict(memo) if memo is not None else None
@@ -116,7 +117,9 @@ class Renderer:
         if memo is not None:
             memo.clear()
         self.stamp = "".join(
-            f"{p}:{p.stat().st_mtime_ns};" for p in sorted(Path(templates_dir).rglob("*.html"))
+            f"{p}:{p.stat().st_mtime_ns};"
+            for d in templates_dirs
+            for p in sorted(Path(d).rglob("*.html"))
         )
         self.formats = formats
         """The published wire formats: raw-file links point at the first."""

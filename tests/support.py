@@ -65,6 +65,28 @@ def upstream_yaml() -> Path:
     return fixture("upstream-catalog-yaml")
 
 
+UPSTREAM_DIR = "agent-roles-catalog"
+"""What the upstream team calls its catalog directory, inside a larger repository."""
+
+
+def upstream_layout(repository: Path, generation: str = "json") -> Path:
+    """An upstream fixture laid out as its team keeps it: ``agent-roles-catalog/`` inside
+    ``repository``, the lock in ``scripts/`` beside the checker, a package.json and a README.
+    The checker here is a stand-in of our own: only its place matters."""
+    catalog = repository / UPSTREAM_DIR
+    shutil.copytree(upstream() if generation == "json" else upstream_yaml(), catalog)
+    for path in catalog.rglob("*"):
+        path.chmod(0o644 if path.is_file() else 0o755)
+    (catalog / "scripts").mkdir()
+    (catalog / LOCK_FILE).rename(catalog / "scripts" / LOCK_FILE)
+    (catalog / "scripts/check.mjs").write_text("// the team's checker\n", encoding="utf-8")
+    (catalog / "package.json").write_text(
+        '{"private": true, "scripts": {"check": "node scripts/check.mjs"}}\n', encoding="utf-8"
+    )
+    (catalog / "README.md").write_text("# Our agent roles\n", encoding="utf-8")
+    return catalog
+
+
 def our_catalog_as_yaml(target: Path) -> Path:
     """A copy of our catalog with every index and bundle file written as YAML."""
     shutil.copytree(OUR_CATALOG, target)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from build_tools.check import check_catalog, update_lock
+from build_tools.check import check_catalog, lock_place, update_lock
 from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
@@ -51,7 +51,10 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
     root: Path = args.catalog
     if args.against is not None:
         return _check_against(args, report, err)
-    if args.update_hashes:
+    place = lock_place(root, args.lock)
+    if place is not None:
+        report.note(place)
+    if args.fix:
         update = update_lock(root, args.lock, site_of(args))
         for line in update.pruned:
             report.note(line)
@@ -196,8 +199,8 @@ def _check_against(args: argparse.Namespace, report: Reporter, err: TextIO) -> i
     """``check`` plus the live comparison; the lock cannot be rewritten in the same run."""
     from build_tools.wire.remote import compare_roles, read_live
 
-    if args.update_hashes:
-        print("rolecat: error: --against cannot be combined with --update-hashes", file=err)
+    if args.fix:
+        print("rolecat: error: --against cannot be combined with --fix", file=err)
         return EXIT_USAGE
     base = _usage_checks(args, err)
     if base is None:
@@ -263,11 +266,13 @@ def main(
     except SystemExit as exit_:  # --help and --version exit through argparse
         return int(exit_.code or 0)
     catalog: Path | None = getattr(args, "catalog", None)
-    if catalog is not None and not catalog.is_dir() and args.command != "verify":
+    if catalog is not None and not catalog.is_dir() and args.command not in ("verify", "init"):
         print(f"rolecat: error: catalog directory not found: {catalog}", file=err)
         return EXIT_USAGE
     if args.command in ("new", "add-language"):
         return _scaffold(args, out, err)
+    if args.command == "init":
+        return _init(args, out, err)
     format = _output_format(args, err)
     if format is None:
         return EXIT_USAGE
@@ -329,6 +334,30 @@ def _scaffold(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
     else:
         print(_NEXT, file=out)
+    return EXIT_OK
+
+
+def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from build_tools.cli.init import InitError, init, next_steps
+
+    try:
+        setup = init(Path.cwd(), args.catalog)
+    except InitError as error:
+        print(one_line(f"rolecat: {error}"), file=err)
+        return EXIT_PROBLEMS
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(one_line(f"rolecat: {error.filename}: {reason}; nothing was written"), file=err)
+        return EXIT_PROBLEMS
+    if setup.starter:
+        print(
+            f"{setup.catalog}: a starter catalog, one bundle and one role, with its lock", file=out
+        )
+    for name in setup.written:
+        print(f"{name}: created", file=out)
+    print("next:", file=out)
+    for line in next_steps(setup):
+        print(line, file=out)
     return EXIT_OK
 
 

@@ -4,10 +4,10 @@ prints them."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from build_tools import __version__
 from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
@@ -67,26 +67,6 @@ def _command(
     )
 
 
-def _version() -> str:
-    from importlib import metadata  # a tenth of a second: imported when --version asks only
-
-    try:
-        return metadata.version("rolecat")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
-
-
-class _VersionAction(argparse.Action):
-    """argparse's ``version`` action, reading the installed version only when it is asked for."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
-        print(f"{parser.prog} {_version()}")
-        parser.exit()
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rolecat",
@@ -94,9 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `rolecat COMMAND --help` for a command's options, examples and exit codes.",
         formatter_class=_HelpFormatter,
     )
-    parser.add_argument(
-        "--version", action=_VersionAction, help="show program's version number and exit"
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = _command(
         commands,
@@ -114,14 +92,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_catalog(check)
     check.add_argument(
-        "--lock", type=Path, metavar="FILE", help="the lock file (default: DIR/content-hashes.json)"
+        "--lock",
+        type=Path,
+        metavar="FILE",
+        help="the lock file (default: DIR/content-hashes.json, or DIR/scripts/content-hashes.json "
+        "where only the upstream checker's exists)",
     )
     check.add_argument(
-        "--update-hashes",
         "--fix",
+        "--update-hashes",  # the upstream checker's name
         action="store_true",
-        dest="update_hashes",
-        help="rewrite the lock from the catalog; refused while a changed role is not bumped",
+        dest="fix",
+        help="rewrite the lock from the catalog (--update-hashes: the upstream checker's name "
+        "for it); refused while a changed role is not bumped",
     )
     check.add_argument(
         "--against",
@@ -248,6 +231,35 @@ def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
     language.add_argument("language", metavar="LANG", help="the language code, e.g. de")
     language.add_argument("--bundle", required=True, metavar="ID", help="the bundle")
     _add_catalog(language)
+    _add_init(commands)
+
+
+def _add_init(commands: argparse._SubParsersAction[_Parser]) -> None:
+    init = _command(
+        commands,
+        "init",
+        _epilog(
+            "  rolecat init                     # the one catalog this repository holds\n"
+            "  rolecat init --catalog catalog   # a new team: a starter catalog in catalog/",
+            "the files were written (the next steps follow)",
+            "refused: a file it would write exists, or no single catalog was found "
+            "(nothing was written)",
+        ),
+        help="set up this repository to check and publish its catalog: mkdocs.yml, the Pages "
+        "workflow, the pre-commit config, docs/about.md",
+        description="Run at a repository's root. Finds the catalog (--catalog, or the one "
+        "directory holding an index.json or index.yaml), writes mkdocs.yml, "
+        ".github/workflows/pages.yml, .pre-commit-config.yaml and docs/about.md for it, and "
+        "prints the next steps. It overwrites no file: if any of them exists, nothing is "
+        "written. A catalog directory that does not exist yet, or is empty, gets a starter "
+        "catalog of one role and its lock.",
+    )
+    init.add_argument(
+        "--catalog",
+        type=Path,
+        metavar="DIR",
+        help="the catalog directory (default: the one this repository holds)",
+    )
 
 
 def _languages(value: str) -> list[str]:

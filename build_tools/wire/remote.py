@@ -386,7 +386,7 @@ def compare_roles(local: Catalog, live: Remote) -> list[Diagnostic]:
             message = (
                 f'role "{slug}" has version {_show(mine.version)} here but '
                 f"{_show(theirs.version)} at {base}: versions must never go down; {fix} in "
-                f"{index}, then run `rolecat check --update-hashes`"
+                f"{index}, then run `rolecat check --fix`"
             )
             rule = "live-version-lower"
         elif mine.hash != theirs.hash and mine.version <= theirs.version:
@@ -394,7 +394,7 @@ def compare_roles(local: Catalog, live: Remote) -> list[Diagnostic]:
                 f'role "{slug}" differs from the live one at {base} (version '
                 f"{_show(theirs.version)}), but its version is {_show(mine.version)} here: readers "
                 f"would not see the change; bump it in {index} above {_show(theirs.version)}, then "
-                "run `rolecat check --update-hashes`"
+                "run `rolecat check --fix`"
             )
             rule = "live-not-bumped"
         else:

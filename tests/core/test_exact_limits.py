@@ -87,7 +87,7 @@ def test_a_change_without_a_version_above_the_lock_fails_check(
     assert result.lines == [
         f'{value(catalog, "index.json", "version", str(version), nth)}: role "three" changed since '
         f"content-hashes.json recorded it at version 2, but its version is still {version}: "
-        "bump it in index.json above 2, then run `rolecat check --update-hashes`"
+        "bump it in index.json above 2, then run `rolecat check --fix`"
     ]
 
 

@@ -1,4 +1,4 @@
-"""The content-hash lock: the seed's four states, --update-hashes, the upstream lock to the byte."""
+"""The content-hash lock: the seed's four states, --fix, the upstream lock to the byte."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_changed_but_not_bumped(catalog: Catalog) -> None:
     assert result.lines == [
         f'{value(catalog, "index.json", "version", "1", 1)}: role "two" changed since '
         "content-hashes.json recorded it at version 1, but its version is still 1: bump it in "
-        "index.json above 1, then run `rolecat check --update-hashes`"
+        "index.json above 1, then run `rolecat check --fix`"
     ]
 
 
@@ -49,7 +49,7 @@ def test_changed_and_bumped_asks_to_record(catalog: Catalog) -> None:
     assert result.code == 1
     assert result.lines == [
         f'{value(catalog, "index.json", "version", "3")}: role "three" changed and its version was '
-        "bumped from 2 to 3; record it with `rolecat check --update-hashes`"
+        "bumped from 2 to 3; record it with `rolecat check --fix`"
     ]
 
 
@@ -61,7 +61,7 @@ def test_role_missing_from_the_lock(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.lines == [
         f'{value(catalog, "index.json", "version", "1", 2)}: role "four" is not in '
-        "content-hashes.json; record it with `rolecat check --update-hashes`"
+        "content-hashes.json; record it with `rolecat check --fix`"
     ]
     assert result.code == 1
 
@@ -78,7 +78,7 @@ def test_lock_entry_for_a_removed_role(catalog: Catalog) -> None:
         1,
         [
             f'content-hashes.json:{line}:3: role "two" is in the lock but no longer in the '
-            "catalog; refresh the lock with `rolecat check --update-hashes`"
+            "catalog; refresh the lock with `rolecat check --fix`"
         ],
     )
 
@@ -93,7 +93,7 @@ def test_a_new_version_for_the_same_content(catalog: Catalog) -> None:
         [
             f'{value(catalog, "index.json", "version", "1", 2)}: role "three" has version 1 but '
             "content-hashes.json recorded 2 for the same content; refresh the lock with "
-            "`rolecat check --update-hashes`"
+            "`rolecat check --fix`"
         ],
     )
 
@@ -137,7 +137,7 @@ def test_each_lock_state_has_its_own_rule(catalog: Catalog, rule: str) -> None:
 def test_missing_lock(catalog: Catalog) -> None:
     catalog.path(LOCK).unlink()
     result = catalog.check()
-    message = "missing: create the lock with `rolecat check --update-hashes`"
+    message = "missing: create the lock with `rolecat check --fix`"
     assert (result.code, result.lines) == (1, [f"content-hashes.json: {message}"])
     assert json.loads(catalog.check("--format", "json").out)["problems"] == [
         {
@@ -169,7 +169,7 @@ def test_a_lock_that_is_a_directory_is_reported_and_left_alone(catalog: Catalog)
             "message": message,
         }
     ]
-    refused = catalog.check("--update-hashes")
+    refused = catalog.check("--fix")
     assert (refused.code, refused.lines) == (1, [f"{LOCK}: {message}"])
     assert catalog.path(LOCK).is_dir()
 
@@ -197,7 +197,7 @@ def test_update_refuses_while_a_change_is_not_bumped(catalog: Catalog) -> None:
     before = catalog.path(LOCK).read_bytes()
     catalog.files[("alpha", "en")]["roles"][0]["name"] = "Renamed"
     catalog.write()
-    result = catalog.check("--update-hashes")
+    result = catalog.check("--fix")
     assert result.code == 1
     assert len(result.lines) == 1 and 'role "one" changed since' in result.lines[0]
     assert result.err == "rolecat: lock not written\n"

@@ -121,7 +121,7 @@ def test_the_seeds_known_hole_a_role_readded_with_new_content_at_its_version(
     assert line.endswith(
         f'role "{SLUG}" differs from the live one at {live.url} (version {version}), but its '
         f"version is {version} here: readers would not see the change; bump it in index.json "
-        f"above {version}, then run `rolecat check --update-hashes`"
+        f"above {version}, then run `rolecat check --fix`"
     )
     assert result.err.endswith("rolecat: 1 problem\n")
 
@@ -159,7 +159,7 @@ def test_a_version_lower_than_live_is_caught(
     assert line.endswith(
         f'role "{SLUG}" has version {version} here but {ahead} at {live.url}: versions must '
         f"never go down; set it back to {ahead} in index.json, then run "
-        "`rolecat check --update-hashes`"
+        "`rolecat check --fix`"
     )
 
 
@@ -271,7 +271,7 @@ def test_a_host_with_neither_generation_reports_the_json_one(
     ("argv", "message"),
     [
         (["--against", "ftp://example.org"], "not an http:// or https:// URL"),
-        (["--against", "http://127.0.0.1:1", "--fix"], "cannot be combined with --update-hashes"),
+        (["--against", "http://127.0.0.1:1", "--fix"], "cannot be combined with --fix"),
         *(
             (["--against", "http://127.0.0.1:1", "--timeout", value], "--timeout must be a number")
             for value in ("-1", "0", "inf", "nan", "1e309", "1e300")

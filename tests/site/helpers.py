@@ -73,15 +73,14 @@ def build(
 
 def our_config(directory: Path, *changes: tuple[str, str], templates: Path | None = None) -> Path:
     """Our mkdocs.yml in ``directory``, its paths made absolute, each ``(old, new)`` of
-    ``changes`` replaced in its text (another option, another setting)."""
-    pages = templates or REPO / "templates/pages"
-    text = (
-        (REPO / "mkdocs.yml")
-        .read_text(encoding="utf-8")
-        .replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
-        .replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-        .replace("page_templates: templates/pages", f"page_templates: {pages}")
-    )
+    ``changes`` replaced in its text (another option, another setting), ``templates`` as its
+    ``page_templates`` (else the shipped templates, as in any repository without its own)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("docs_dir: docs", f"docs_dir: {REPO / 'docs'}")
+    if templates is not None:
+        option = "catalog_dir: !ENV [ROLES_CATALOG_DIR, catalog]\n"
+        assert option in text
+        text = text.replace(option, f"{option}      page_templates: {templates}\n")
     for old, new in changes:
         assert old in text, old
         text = text.replace(old, new)
