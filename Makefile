@@ -36,6 +36,7 @@ site: $(BIN)/rolecat
 # DEV_ADDR=127.0.0.1:8001 picks another address; ROLES_CATALOG_DIR another catalog.
 DEV_ADDR ?= 127.0.0.1:8000
 serve: $(BIN)/rolecat
+	@$(BIN)/python scripts/port_free.py $(DEV_ADDR)
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr $(DEV_ADDR)
 
 # ruff's rules and its formatting (a file that differs from `ruff format` fails), then mypy
