@@ -3,10 +3,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Material prints an end-of-life banner at every build; it would drown our diagnostics.
-export NO_MKDOCS_2_WARNING := 1
+# Material's end-of-life banner stays off every `mkdocs` run: the package's rolecat_quiet.pth.
 
-.PHONY: site serve test check ruff lint bench mutate clean
+.PHONY: site serve docs test check ruff lint bench mutate clean
 
 $(BIN)/rolecat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +38,11 @@ serve: $(BIN)/rolecat
 	@$(BIN)/python scripts/port_free.py $(DEV_ADDR)
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr $(DEV_ADDR)
 
+# rolecat's own manual (manual/docs/) into build/manual/ (site_dir in manual/mkdocs.yml); strict,
+# so a broken link or anchor fails the build.
+docs: $(BIN)/rolecat
+	$(BIN)/mkdocs build --strict -f manual/mkdocs.yml
+
 # ruff's rules and its formatting (a file that differs from `ruff format` fails), then mypy
 # --strict over build_tools, site_plugins and scripts (pyproject.toml).
 RUFF_PATHS := build_tools site_plugins tests bench scripts
@@ -52,7 +56,7 @@ lint: ruff
 test: $(VENV)/.test-installed lint
 	$(BIN)/python -m pytest
 
-# The performance table of the README and whether the issue's targets hold (python -m bench -h).
+# The performance tables of bench/README.md and whether the issue's targets hold (python -m bench -h).
 # The search stage drives Chromium through Playwright, from the test extra.
 # Synthetic catalogs are cached in .bench/; BENCH_ARGS="--sizes S,M --runs 1" for a quick look.
 bench: $(VENV)/.test-installed

@@ -18,6 +18,7 @@ COMMANDS = [
     ["new", "role"],
     ["new", "bundle"],
     ["add-language"],
+    ["init"],
 ]
 
 
