@@ -1,7 +1,7 @@
 """The per-module table of a mutmut run: ``mutmut results --all true | python <this file>``.
 
 mutmut prints one ``name: status`` line per mutant; its own summary adds the modules up, and
-the README wants them apart. A timed-out mutant counts as caught (the tests did not pass), as
+bench/README.md wants them apart. A timed-out mutant counts as caught (the tests did not pass), as
 in mutmut's own badge; one never run ("not checked") is left out of the score.
 """
 
