@@ -150,8 +150,8 @@ class PreviewState:
         incremental = Incremental() if dirty else None
         if incremental is not None:
             logging.getLogger("mkdocs.commands.build").addFilter(DirtyBuildNotice())
-        # The preview serves the raw YAML as README asks of every host: as text a browser shows
-        # (MkDocs would send application/octet-stream, which a browser downloads).
+        # The preview serves the raw YAML as the manual asks of every host (deploying.md): as
+        # text a browser shows (MkDocs would send application/octet-stream, which it downloads).
         mimetypes.add_type(YAML_CONTENT_TYPE, ".yaml")
         return cls(incremental)
 

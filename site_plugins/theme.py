@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.utils.yaml import yaml_load
 
 
 def shipped() -> Path:
@@ -53,14 +54,19 @@ def use_shipped_theme(config: MkDocsConfig) -> None:
         theme.dirs.insert(1 if theme.custom_dir else 0, overrides)
     features = theme["features"] = list(theme.get("features") or [])
     features += [f for f in FEATURES if f not in features]
-    if not any("font" in _theme_options(raw) for raw in config.user_configs):
+    if "font" not in _theme_options(config.config_file_path):
         # Material's default loads Google Fonts: a catalog site names no third-party host
         # unless its config asks for one.
         theme["font"] = False
 
 
-def _theme_options(raw: object) -> dict[str, object]:
-    theme = raw.get("theme") if isinstance(raw, dict) else None
+def _theme_options(config_file: str | None) -> dict[str, object]:
+    """The theme options as written in mkdocs.yml (and the files it INHERITs), defaults left out."""
+    if not config_file:
+        return {}
+    with open(config_file, "rb") as text:
+        written = yaml_load(text)
+    theme = written.get("theme") if isinstance(written, dict) else None
     return theme if isinstance(theme, dict) else {}
 
 

@@ -338,7 +338,7 @@ class _Source:
         if json.dumps(found) != json.dumps(self.expected):
             raise ScaffoldError(
                 f"{self.path}: cannot add to this file without rewriting what is there; add the "
-                "change by hand (README: A catalog author's guide)"
+                "change by hand (the manual's author's guide: By hand)"
             )
         return raw
 

@@ -79,8 +79,8 @@ tag; anything else it reads as a string (with a warning), so rolecat refuses it.
 _KINDS = {NULL: "null", BOOL: "a boolean", INT: "an integer", FLOAT: "a float"}
 
 TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!seq", "!!map", "!")
-"""Every tag a file may carry (README.md lists them): the core schema's own, and the
-non-specific ``!``."""
+"""Every tag a file may carry (manual/docs/catalog-format.md lists them): the core schema's
+own, and the non-specific ``!``."""
 
 BREAKS_1_1 = re.compile("[\x85\u2028\u2029]")
 """YAML 1.1 parsers break lines at these, YAML 1.2 parsers do not: written raw, they are read

@@ -398,5 +398,5 @@ def test_what_cannot_be_added_without_rewriting_is_refused(catalog: Catalog) -> 
     result = refused(catalog.root, "add-language", "de", "--bundle", "alpha")
     assert result.err == (
         "rolecat: index.yaml: cannot add to this file without rewriting what is there; add the "
-        "change by hand (README: A catalog author's guide); nothing was changed\n"
+        "change by hand (the manual's author's guide: By hand); nothing was changed\n"
     )
