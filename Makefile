@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Material's end-of-life banner stays off every `mkdocs` run: the package's rolecat_quiet.pth.
 
-.PHONY: site serve docs test check ruff lint bench mutate clean
+.PHONY: site serve docs wheel test check ruff lint bench mutate clean
 
 $(BIN)/rolecat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ serve: $(BIN)/rolecat
 
 # rolecat's own manual (manual/docs/) into build/manual/ (site_dir in manual/mkdocs.yml); strict,
 # so a broken link or anchor fails the build.
+# The sdist and the wheel, into dist/: what `pip install` takes in another repository.
+wheel: $(VENV)/.test-installed
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
 docs: $(BIN)/rolecat
 	$(BIN)/mkdocs build --strict -f manual/mkdocs.yml
 
