@@ -269,9 +269,7 @@ def add(
 
 def _site_wide(build: Build, config: MkDocsConfig) -> str:
     """What every page shows: the navigation, and the templates it is rendered with."""
-    templates = list(build.pages_renderer.templates_dirs)
-    if config.theme.custom_dir:
-        templates.append(Path(config.theme.custom_dir))
+    templates = [*build.pages_renderer.templates_dirs, *theme.override_dirs(config)]
     stamps = sorted(
         (str(p), p.stat().st_mtime_ns)
         for d in templates

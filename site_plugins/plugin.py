@@ -243,8 +243,8 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     ) -> LiveReloadServer:
         if self.config.enabled:
             preview.quicken(server)
-            for watched in (self.build.catalog_dir, *self.build.pages_renderer.templates_dirs):
+            # MkDocs watches the theme only with --watch-theme: the overrides are watched here.
+            templates = (*self.build.pages_renderer.templates_dirs, *theme.override_dirs(config))
+            for watched in (self.build.catalog_dir, *templates):
                 server.watch(str(watched))
-            if config.theme.custom_dir:  # MkDocs watches the theme only with --watch-theme
-                server.watch(config.theme.custom_dir)
         return server

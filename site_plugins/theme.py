@@ -70,6 +70,13 @@ def _theme_options(config_file: str | None) -> dict[str, object]:
     return theme if isinstance(theme, dict) else {}
 
 
+def override_dirs(config: MkDocsConfig) -> list[Path]:
+    """The theme overrides every page is rendered with: the repository's, then the shipped ones
+    (what a preview watches, and what a dirty rebuild compares)."""
+    own = [Path(config.theme.custom_dir)] if config.theme.custom_dir else []
+    return [*own, shipped() / "overrides"]
+
+
 def _same(a: str | Path, b: str | Path) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
