@@ -68,6 +68,15 @@ def upstream_yaml() -> Path:
 UPSTREAM_DIR = "agent-roles-catalog"
 """What the upstream team calls its catalog directory, inside a larger repository."""
 
+FIVE_LINES = (
+    "site_name: Our agent roles\n"
+    "theme: material\n"
+    "plugins:\n"
+    "  - rolecat-search\n"
+    f"  - roles-catalog: {{catalog_dir: {UPSTREAM_DIR}}}\n"
+)
+"""The whole mkdocs.yml of a repository that keeps its catalog the upstream way (README)."""
+
 
 def upstream_layout(repository: Path, generation: str = "json") -> Path:
     """An upstream fixture laid out as its team keeps it: ``agent-roles-catalog/`` inside

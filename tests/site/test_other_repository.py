@@ -10,15 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import REPO, UPSTREAM_DIR, upstream_layout
-
-FIVE_LINES = (
-    "site_name: Our agent roles\n"
-    "theme: material\n"
-    "plugins:\n"
-    "  - rolecat-search\n"
-    f"  - roles-catalog: {{catalog_dir: {UPSTREAM_DIR}}}\n"
-)
+from tests.support import FIVE_LINES, REPO, UPSTREAM_DIR, upstream_layout
 
 
 def mkdocs_build(repository: Path, *argv: str) -> subprocess.CompletedProcess[str]:
