@@ -273,6 +273,8 @@ def main(
         return _scaffold(args, out, err)
     if args.command == "init":
         return _init(args, out, err)
+    if args.command == "export":
+        return _export(args, out, err)
     format = _output_format(args, err)
     if format is None:
         return EXIT_USAGE
@@ -358,6 +360,58 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print("next:", file=out)
     for line in next_steps(setup):
         print(line, file=out)
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from build_tools.atomic import WriteError
+    from build_tools.exports.writer import MANIFEST, ExportError, plan, select, write
+
+    target: Path = args.directory
+    if not target.is_dir():
+        print(f"rolecat: error: not a directory: {target}", file=err)
+        return EXIT_USAGE
+    result = check_catalog(args.catalog)
+    for line in result.recovered:
+        print(line, file=out)
+    if not result.ok or result.catalog is None:
+        for diagnostic in result.diagnostics:
+            print(diagnostic, file=out)
+        print(
+            f"rolecat: {_count(len(result.diagnostics), 'problem')} (see `rolecat check`); "
+            "nothing was exported",
+            file=err,
+        )
+        return EXIT_PROBLEMS
+    try:
+        chosen = select(result.catalog, args.to, args.language, args.bundle)
+    except ExportError as error:
+        print(one_line(f"rolecat: {error}; nothing was written"), file=err)
+        return EXIT_PROBLEMS
+    decided = plan(target, chosen.exports, force=args.force)
+    for line in [*chosen.skipped, *decided.notes]:
+        print(line, file=out)
+    if decided.refused:
+        for planned in decided.refused:
+            print(one_line(f"{planned.path}: {planned.reason}"), file=out)
+        print(
+            f"rolecat: {_count(len(decided.refused), 'file')} refused; nothing was written "
+            "(--force overwrites files changed by hand)",
+            file=err,
+        )
+        return EXIT_PROBLEMS
+    try:
+        write(decided)
+    except WriteError as error:
+        print(one_line(f"rolecat: {error.message}; nothing was written"), file=err)
+        return EXIT_PROBLEMS
+    for planned in decided.files:
+        print(f"{planned.path}: {planned.state}", file=out)
+    print(
+        f"{_count(len(chosen.exports), 'role')} in {chosen.language} exported for {args.to} "
+        f"into {target} (recorded in {MANIFEST})",
+        file=out,
+    )
     return EXIT_OK
 
 

@@ -12,6 +12,7 @@ from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
 )
+from build_tools.exports import TOOLS
 from build_tools.sources.formats import Format
 from build_tools.sources.json_reader import TIMEOUT_SECONDS
 from build_tools.wire.raw_tree import FORMATS
@@ -140,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_catalog(convert)
     _add_format(convert)
     _add_scaffolds(commands)
+    _add_export(commands)
     return parser
 
 
@@ -259,6 +261,57 @@ def _add_init(commands: argparse._SubParsersAction[_Parser]) -> None:
         type=Path,
         metavar="DIR",
         help="the catalog directory (default: the one this repository holds)",
+    )
+
+
+def _add_export(commands: argparse._SubParsersAction[_Parser]) -> None:
+    export = _command(
+        commands,
+        "export",
+        _epilog(
+            "  rolecat export --to claude-code .          # .claude/agents/<slug>.md\n"
+            "  rolecat export --to copilot --language ru --bundle writing ~/work/app\n"
+            "  rolecat export --to cursor --force ../app  # replace hand-edited rules too",
+            "the files were written, or were up to date",
+            "refused: the catalog fails `rolecat check`, no such language or bundle, a file was "
+            "changed by hand or cannot be written (nothing was written)",
+        ),
+        help="write the catalog's roles where a tool looks for them: Claude Code subagents, "
+        "GitHub Copilot custom agents or Cursor rules",
+        description="Write each role of the catalog, in one language, as the file the tool "
+        "reads, under DIR: DIR/.claude/agents/<slug>.md (claude-code), "
+        "DIR/.github/agents/<slug>.agent.md (copilot) or DIR/.cursor/rules/<slug>.mdc (cursor). "
+        "A tool's directory holds one file per agent name, so a run writes one language: the "
+        "catalog's first, or --language. What was written is recorded in "
+        "DIR/.rolecat-export.json: a file there that rolecat export did not write, or that was "
+        "changed since it did, is overwritten only with --force; without it the export is "
+        "refused and nothing is written. So is a catalog that fails `rolecat check`.",
+    )
+    export.add_argument(
+        "--to",
+        choices=TOOLS,
+        required=True,
+        help="the tool whose files to write",
+    )
+    export.add_argument(
+        "--language",
+        metavar="LANG",
+        help="the language to export (default: the catalog's first language)",
+    )
+    export.add_argument(
+        "--bundle", metavar="ID", help="export only this bundle's roles (default: every bundle)"
+    )
+    _add_catalog(export)
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite files that were changed by hand or not written by rolecat export",
+    )
+    export.add_argument(
+        "directory",
+        metavar="DIR",
+        type=Path,
+        help="the project to write into (it must exist); the tool's directory is made in it",
     )
 
 

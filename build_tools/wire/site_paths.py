@@ -1,12 +1,13 @@
 """Where a catalog's pages go on the site, and the ids that would land on a path already taken.
 
 Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/`` (a role's
-versions below it, ``/<lang>/<bundle>/<slug>/v<n>/``), next to the raw tree (``/index.json``,
-``/bundles/``, ``/schema/``, ``/sha256sums``), the health pages (``/health/``), the feeds
-(``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the search index
-(``/pagefind/``). A language or bundle id equal to one of those top-level names would mix a page
-directory into a raw or theme directory, so it is refused before anything is built; so is an id too
-long for the file system to hold the path it names.
+versions below it, ``/<lang>/<bundle>/<slug>/v<n>/``, and its files beside it: its plain text
+``<slug>.txt`` and its exports ``<slug>.claude.md``, ``.agent.md``, ``.mdc``), next to the raw
+tree (``/index.json``, ``/bundles/``, ``/schema/``, ``/sha256sums``), the health pages
+(``/health/``), the feeds (``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the
+search index (``/pagefind/``). A language or bundle id equal to one of those top-level names would
+mix a page directory into a raw or theme directory, so it is refused before anything is built; so
+is an id too long for the file system to hold the path it names.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from build_tools.diagnostics import Diagnostic, Pointer, show_id
+from build_tools.exports import Tool
 from build_tools.lock import Change
 from build_tools.model.catalog import BUNDLES_DIR, Catalog
 from build_tools.sources.formats import EXTENSIONS, Format
@@ -75,7 +77,27 @@ def role_page(language: str, bundle_id: str, slug: str) -> str:
 def role_text(language: str, bundle_id: str, slug: str) -> str:
     """A role's instructions as plain text, beside its page directory (slugs have no dots, so
     no page directory can end in ``.txt``)."""
-    return f"{language}/{bundle_id}/{slug}.txt"
+    return f"{language}/{bundle_id}/{slug}{TEXT_SUFFIX}"
+
+
+TEXT_SUFFIX = ".txt"
+
+EXPORT_SUFFIXES: dict[Tool, str] = {
+    "claude-code": ".claude.md",
+    "copilot": ".agent.md",
+    "cursor": ".mdc",
+}
+"""What follows the slug in the name of each export beside the role's page. Claude Code's own name,
+``<slug>.md``, would be ``index.md`` for a slug "index": its bundle page's source."""
+
+ROLE_FILE_SUFFIX = max((TEXT_SUFFIX, *EXPORT_SUFFIXES.values()), key=len)
+"""The longest name a slug gives a file beside its page: ``<slug>.claude.md``."""
+
+
+def role_export(language: str, bundle_id: str, slug: str, tool: Tool) -> str:
+    """A role's file in one tool's format, beside its plain text (a name with a dot, so no page
+    directory can take it)."""
+    return f"{language}/{bundle_id}/{slug}{EXPORT_SUFFIXES[tool]}"
 
 
 def version_page(language: str, bundle_id: str, slug: str, name: str) -> str:
@@ -175,9 +197,7 @@ def id_name_problem(kind: str, text: str) -> str | None:
     """:func:`unwritable`'s verdict on one new slug, bundle id or language, before it is added."""
     length = len(os.fsencode(text))
     if kind == "slug":
-        return long_name(
-            f"role {show_id(text)}", length, "its page's directory", "shorten the slug"
-        )
+        return long_name(f"role {show_id(text)}", *_slug_name(length), "shorten the slug")
     if kind == "bundle id":
         return long_name(f"bundle {show_id(text)}", length, "its directories", "shorten it")
     longest = length + max(len(extension) for extension in EXTENSIONS.values())
@@ -228,9 +248,15 @@ def unwritable(
                 paths(at, speaks, _paths(bundle.id, language, formats))
         for pointer, slug, _version in bundle.roles:
             at, who = (*pointer, "slug"), f"role {show_id(slug)}"
-            name(at, who, len(slug), "its page's directory", "shorten the slug")
+            name(at, who, *_slug_name(len(slug)), "shorten the slug")
             paths(at, who, (_page(role_page(lang, bundle.id, slug)) for lang in bundle.languages))
     return sorted(found.values())
+
+
+def _slug_name(length: int) -> tuple[int, str]:
+    """The longest name a slug of ``length`` bytes gives, and what it names: its files beside its
+    page directory are longer than the directory itself."""
+    return length + len(ROLE_FILE_SUFFIX), f"its longest file, <slug>{ROLE_FILE_SUFFIX},"
 
 
 def _page(src_uri: str) -> str:

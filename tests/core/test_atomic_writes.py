@@ -212,7 +212,7 @@ LONG = "a" * 300
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["new", "role", LONG, "--bundle", "engineering"], "its page's directory would be named"),
+        (["new", "role", LONG, "--bundle", "engineering"], "<slug>.claude.md, would be named 310"),
         (["new", "bundle", LONG, "--languages", "en"], "its directories would be named 300 bytes"),
         (["new", "bundle", "support", "--languages", LONG], "its bundle file would be named 305"),
         (["add-language", LONG, "--bundle", "writing"], "its bundle file would be named 305"),

@@ -19,6 +19,7 @@ COMMANDS = [
     ["new", "bundle"],
     ["add-language"],
     ["init"],
+    ["export"],
 ]
 
 

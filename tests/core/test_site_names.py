@@ -55,7 +55,9 @@ def test_a_hand_written_page_takes_its_name(catalog: Catalog, tmp_path: Path) ->
 
 
 def test_a_slug_longer_than_a_file_name(catalog: Catalog) -> None:
-    slug = "s" * 256
+    """The longest name a slug gives is its Claude Code export beside its page, <slug>.claude.md:
+    246 bytes of slug make it 256, though the page's directory would still fit."""
+    slug = "s" * 246
     catalog.index["bundles"][1]["roles"][0]["slug"] = slug
     for language in ("en", "ru"):
         catalog.files[("beta", language)]["roles"] = [
@@ -65,10 +67,12 @@ def test_a_slug_longer_than_a_file_name(catalog: Catalog) -> None:
     result = catalog.check()
     assert result.code == 1
     assert result.lines == [
-        f'{at_string(catalog, "index.json", slug)}: role "{"s" * 24}…" (256 characters): its '
-        "page's directory would be named 256 bytes long, and a name holds at most 255; shorten the "
-        "slug"
+        f'{at_string(catalog, "index.json", slug)}: role "{"s" * 24}…" (246 characters): its '
+        "longest file, <slug>.claude.md, would be named 256 bytes long, and a name holds at most "
+        "255; shorten the slug"
     ]
+    assert site_paths.id_name_problem("slug", slug) == result.lines[0].split(": ", 1)[1]
+    assert site_paths.id_name_problem("slug", slug[:-1]) is None
 
 
 def test_a_language_too_long_for_its_file_name(catalog: Catalog) -> None:
