@@ -19,18 +19,19 @@ from mkdocs.structure.pages import Page
 
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
+from build_tools.exports import Export
 from build_tools.history.versions import History
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.sources.formats import Format
 from build_tools.wire import judged, raw_tree, site_paths
-from site_plugins import chrome, history_feeds, pages, preview, rendering, theme
+from site_plugins import chrome, exports, history_feeds, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import labels
-from site_plugins.text_files import MarkedTextFile
+from site_plugins.text_files import ExportFile, MarkedTextFile
 
 Logger = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
-Contents = dict[str, bytes | str | pages.MarkedText]
+Contents = dict[str, bytes | str | pages.MarkedText | Export]
 """Site path -> what MkDocs writes there (a page's is its source: empty, rendered later)."""
 
 
@@ -187,6 +188,7 @@ def catalog_files(
     generated.update(raw)
     generated[raw_tree.CHECKSUMS] = raw_tree.checksums(raw, state.sums if state else None)
     generated.update(pages.instruction_files(catalog))
+    generated.update(exports.export_files(catalog))
     read = history()
     site_url = config.site_url if state is None else None
     built = pages.catalog_pages(
@@ -236,6 +238,8 @@ def add(
         if isinstance(content, pages.MarkedText):
             file = MarkedTextFile.of(config, path, content)
             content = content.text
+        elif isinstance(content, Export):
+            file = ExportFile.of(config, path, content)  # compared by value in ``shown``
         else:
             file = preview.GeneratedFile.generated(config, path, content=content)
         page = build.pages.get(path)

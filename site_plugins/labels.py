@@ -91,6 +91,19 @@ LABELS: dict[str, dict[str, str]] = {
         "raw_json": "Bundle file, JSON (the server today)",
         "raw_yaml": "Bundle file, YAML (the server's next generation)",
         "plain_text": "Instructions as plain text",
+        # The role in the tools people work in (issue 24, part 3).
+        "exports": "In your tools",
+        "exports_intro": "The role as each tool's own file, its instructions unchanged. Save it "
+        "where the tool looks for it, or write every role there at once with",
+        "export_claude-code": "Claude Code subagent",
+        "export_copilot": "GitHub Copilot custom agent",
+        "export_cursor": "Cursor rule",
+        "save_as": "save as",
+        "install_vscode": "Install in VS Code",
+        "open_in_chatgpt": "Open in ChatGPT",
+        "open_in_claude": "Open in Claude",
+        "open_in_too_long": "The instructions are too long to pass to a chat in a link: copy "
+        "them, or download a file.",
         # Role history, version pages, health pages and feeds (issue 15). %(name)s placeholders
         # are filled in with the catalog's values, which are escaped with the rest.
         "history": "History",
@@ -199,6 +212,19 @@ LABELS: dict[str, dict[str, str]] = {
         "raw_json": "Файл набора, JSON (сервер сегодня)",
         "raw_yaml": "Файл набора, YAML (следующее поколение сервера)",
         "plain_text": "Инструкции простым текстом",
+        # The role in the tools people work in (issue 24, part 3).
+        "exports": "В ваших инструментах",
+        "exports_intro": "Роль в формате каждого инструмента, инструкции без изменений. "
+        "Сохраните файл туда, где инструмент его ищет, или запишите туда все роли сразу командой",
+        "export_claude-code": "Субагент Claude Code",
+        "export_copilot": "Пользовательский агент GitHub Copilot",
+        "export_cursor": "Правило Cursor",
+        "save_as": "сохранить как",
+        "install_vscode": "Установить в VS Code",
+        "open_in_chatgpt": "Открыть в ChatGPT",
+        "open_in_claude": "Открыть в Claude",
+        "open_in_too_long": "Инструкции слишком длинные, чтобы передать их чату в ссылке: "
+        "скопируйте их или скачайте файл.",
         # История ролей, страницы версий, состояние каталога и ленты (issue 15).
         "history": "История",
         "history_full": "История начинается с %(date)s, первого коммита каталога.",

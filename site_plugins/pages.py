@@ -17,7 +17,7 @@ from build_tools.lock import show_number
 from build_tools.model.catalog import Bundle, Catalog
 from build_tools.rules.server_contract import Stored
 from build_tools.wire import raw_tree, site_paths
-from site_plugins import history_pages
+from site_plugins import exports, history_pages
 from site_plugins.labels import FALLBACK, labels, language_name
 from site_plugins.model_hints import hint, tier_options
 from site_plugins.rendering import (
@@ -367,6 +367,7 @@ def _role(
         ],
         text_href=link.file(site_paths.role_text(language, bundle.id, slug)),
         text_url=_absolute(site_url, site_paths.role_text(language, bundle.id, slug)),
+        **exports.role_links(found, bundle.id, link, site_url, words),
         others=[
             {
                 "code": lang,

@@ -1,4 +1,5 @@
-"""Plain-text files MkDocs writes from a catalog's own strings, encoded only as each is written."""
+"""Plain-text files MkDocs writes from a catalog's own strings, encoded only as each is written:
+each role's instructions, and the role in each tool's format."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 
 from mkdocs.config.defaults import MkDocsConfig
 
+from build_tools.exports import Export
 from site_plugins.pages import MarkedText
 from site_plugins.preview import GeneratedFile
 
@@ -31,6 +33,43 @@ class MarkedTextFile(GeneratedFile):
 
     @content_bytes.setter
     def content_bytes(self, value: bytes) -> None:
+        self._content = value
+        self.abs_src_path = None
+
+    def copy_file(self, dirty: bool = False) -> None:
+        if dirty and not self.is_modified():
+            return
+        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
+        with open(self.abs_dest_path, "wb") as output:
+            output.write(self.content_bytes)
+
+
+class ExportFile(GeneratedFile):
+    """A role in a tool's format, beside its page: made into bytes when MkDocs copies it, as the
+    plain text is.
+
+    Two of the formats end in ``.md``, which MkDocs would take for pages to render: these are
+    files to download, written as they are."""
+
+    _export: Export | None = None
+
+    @classmethod
+    def of(cls, config: MkDocsConfig, src_uri: str, export: Export) -> ExportFile:
+        file = cls.generated(config, src_uri, content=b"")
+        assert isinstance(file, ExportFile)
+        file._export = export
+        return file
+
+    def is_documentation_page(self) -> bool:
+        return False
+
+    @property
+    def content_bytes(self) -> bytes:
+        return self._export.encoded() if self._export is not None else super().content_bytes
+
+    @content_bytes.setter
+    def content_bytes(self, value: bytes) -> None:
+        self._export = None
         self._content = value
         self.abs_src_path = None
 
