@@ -191,7 +191,11 @@ def _libc() -> ctypes.CDLL:
 
 
 def _dest_uri(src_uri: str) -> str:
-    return src_uri[: -len(".md")] + ".html" if src_uri.endswith(".md") else src_uri
+    """Where a generated file was written: a page's ``index.md`` as ``index.html``, any other
+    file (a role's ``.claude.md`` and ``.agent.md`` exports among them) as it is."""
+    if src_uri == "index.md" or src_uri.endswith("/index.md"):
+        return src_uri.removesuffix(".md") + ".html"
+    return src_uri
 
 
 def _remove(path: Path) -> None:

@@ -108,6 +108,8 @@ def test_make_serve_rebuilds_only_what_an_edit_changed(tmp_path: Path) -> None:
         build = next_build(served, build)
         page = get(edited)
         assert "Zanzibar quokka." in page and "Not publishable yet" in page
+        for suffix in (".txt", ".claude.md", ".agent.md", ".mdc"):  # its files follow the edit
+            assert get(f"{served.url}en/engineering/code-reviewer{suffix}").endswith("quokka.")
         assert "Пока нельзя опубликовать" in get(f"{served.url}ru/engineering/code-reviewer/")
         assert without_reload(get(untouched)) == before
         assert "None" not in sidebar(page) and "None" not in sidebar(get(untouched))
@@ -122,7 +124,7 @@ def test_make_serve_rebuilds_only_what_an_edit_changed(tmp_path: Path) -> None:
         assert "Code Critic" in get(f"{served.url}ru/engineering/code-reviewer/")
         assert "Not publishable yet" not in get(edited)
 
-        # A removed role leaves no page behind.
+        # A removed role leaves no page behind, nor any of its files.
         for path in (en, catalog / "bundles/engineering/ru.json"):
             edit(path, lambda d: d["roles"].pop(1))
         edit(catalog / "index.json", lambda d: d["bundles"][0]["roles"].pop(1))
@@ -130,6 +132,9 @@ def test_make_serve_rebuilds_only_what_an_edit_changed(tmp_path: Path) -> None:
         next_build(served, build)
         with pytest.raises(urllib.error.HTTPError):
             get(untouched)
+        for suffix in (".txt", ".claude.md", ".agent.md", ".mdc"):
+            with pytest.raises(urllib.error.HTTPError):
+                get(f"{served.url}en/engineering/test-engineer{suffix}")
     assert not any("Traceback" in line for line in served.lines), "\n".join(served.lines)
 
 
