@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from build_tools.history.coverage import Behind, Cell, Row, behind, coverage
 from build_tools.history.versions import (
     Commit,
     History,
@@ -158,16 +159,28 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
                 "removed": day(version.removed.date) if version.removed else None,
             }
         )
-    why = history.stale(placed.current).get(language)
-    if why is not None:
-        source = next((lang for lang in why.changed if lang in placed.languages), None)
-        name = names.get(why.since)
+    late = behind(history, language, placed.languages)
+    if late is not None:
         context["stale"] = {
-            "note": words["stale_note"]
-            % {"languages": _languages(why.changed), "version": show(why.since.number)},
-            "href": link(version_src(placed, source, name)) if source and name else None,
+            "note": translated_from(late, words),
+            "href": since_href(placed, late, link),
         }
     return context
+
+
+def translated_from(late: Behind, words: dict[str, str]) -> str:
+    """Which version of which language a translation left behind was made from."""
+    return words["stale_from"] % {
+        "basis": show(late.basis.number),
+        "language": language_name(late.source or ""),
+        "current": show(late.current.number),
+    }
+
+
+def since_href(placed: Placed, late: Behind, link: Link) -> str | None:
+    """The page of the version that left a translation behind, in the language that changed."""
+    name = placed.names.get(late.since)
+    return link(version_src(placed, late.source, name)) if late.source and name else None
 
 
 def version_src(placed: Placed, language: str, name: str) -> str:
@@ -404,15 +417,36 @@ def _fold(pieces: list[dict[str, str]], words: dict[str, str]) -> list[dict[str,
 # --- health pages ----------------------------------------------------------------------------
 
 
+def health_contexts(
+    catalog: Catalog, history: History, linker: Callable[[str], Link]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The contexts of ``/health/`` (the coverage matrix, in English like the overview) and of
+    each ``/health/<lang>/`` (one language's lagging translations and missing descriptions);
+    ``linker(src_uri)`` links from that page to others."""
+    rows = list(coverage(catalog, history))
+    by_language = {
+        lang: health(catalog, rows, history, lang, linker(site_paths.health_page(lang)))
+        for lang in catalog.languages
+    }
+    overview = health_overview(
+        catalog, rows, by_language, history, linker(site_paths.health_page())
+    )
+    return overview, by_language
+
+
 def health_overview(
-    by_language: dict[str, dict[str, Any]], history: History, link: Link
+    catalog: Catalog,
+    rows: list[Row],
+    by_language: dict[str, dict[str, Any]],
+    history: History,
+    link: Link,
 ) -> dict[str, Any]:
-    """The context of ``/health/`` from each language's (:func:`health`): a line per language,
-    in English like the overview."""
+    """``/health/``: a line per language (from each one's :func:`health`), then every role in
+    every language, current, behind or missing."""
     words = labels(FALLBACK)
-    rows = []
+    summary = []
     for language, found in by_language.items():
-        rows.append(
+        summary.append(
             {
                 "code": language,
                 "name": language_name(language),
@@ -425,16 +459,86 @@ def health_overview(
     return {
         "l": words,
         "lang": FALLBACK,
-        "languages": rows,
+        "languages": summary,
+        "matrix": matrix(catalog, rows, FALLBACK, words, link),
         "reach": reach_note(history.reach, words),
     }
 
 
-def health(catalog: Catalog, history: History, language: str, link: Link) -> dict[str, Any]:
-    """One language's roles, possibly stale translations and missing descriptions."""
+def matrix(
+    catalog: Catalog, rows: list[Row], shown: str, words: dict[str, str], link: Link
+) -> dict[str, Any]:
+    """Roles (rows, grouped by bundle, named in ``shown`` where the bundle has it) by the
+    catalog's languages (columns); each cell says current, behind since which version (linking
+    to that version's page where there is one), or missing."""
+    bundles: list[dict[str, Any]] = []
+    for row in rows:
+        bundle = row.bundle
+        published = bundle.published_languages
+        named = shown if shown in published else (published[0] if published else None)
+        if not bundles or bundles[-1]["id"] != bundle.id:
+            bundles.append(
+                {
+                    "id": bundle.id,
+                    "name": bundle.name(named or shown),
+                    "href": link(site_paths.bundle_page(named, bundle.id)) if named else None,
+                    "roles": [],
+                }
+            )
+        placed = Placed(bundle, row.slug, row.history) if row.history else None
+        bundles[-1]["roles"].append(
+            {
+                "slug": row.slug,
+                "name": _name_in(bundle, named, row.slug),
+                "href": link(site_paths.role_page(named, bundle.id, row.slug)) if named else None,
+                "cells": [_cell(placed, bundle, row.slug, cell, words, link) for cell in row.cells],
+            }
+        )
+    return {
+        "languages": [{"code": lang, "name": language_name(lang)} for lang in catalog.languages],
+        "bundles": bundles,
+    }
+
+
+def _name_in(bundle: Bundle, language: str | None, slug: str) -> str:
+    file = bundle.files.get(language) if language else None
+    found = file.role(slug) if file else None
+    return (found.name if found else None) or slug
+
+
+def _cell(
+    placed: Placed | None,
+    bundle: Bundle,
+    slug: str,
+    cell: Cell,
+    words: dict[str, str],
+    link: Link,
+) -> dict[str, Any]:
+    """One language of one role: its state in words, where to read more, why it lags."""
+    shown: dict[str, Any] = {"code": cell.language, "state": cell.state, "title": None}
+    late = cell.behind
+    if cell.state == "missing":
+        return {**shown, "text": words["cell_missing"], "href": None, "note": None}
+    here = link(site_paths.role_page(cell.language, bundle.id, slug))
+    if late is None:
+        return {**shown, "text": words["cell_current"], "href": here, "note": None}
+    return {
+        **shown,
+        "text": words["cell_behind"] % {"version": show(late.since.number)},
+        "title": translated_from(late, words),
+        "note": words["cell_from"]
+        % {"basis": show(late.basis.number), "language": language_name(late.source or "")},
+        "href": (since_href(placed, late, link) if placed else None) or here,
+    }
+
+
+def health(
+    catalog: Catalog, rows: list[Row], history: History, language: str, link: Link
+) -> dict[str, Any]:
+    """One language's roles, translations left behind (from which version of which language)
+    and missing descriptions."""
     words = labels(language)
     stale, missing, missing_bundles, roles = [], [], [], 0
-    placed = {(p.bundle.id, p.slug): p for p in placed_roles(catalog, history)}
     for bundle in catalog.bundles:
         file = bundle.files.get(language)
         if file is None:
@@ -448,34 +552,39 @@ def health(catalog: Catalog, history: History, language: str, link: Link) -> dic
                     "href": link(site_paths.bundle_page(language, bundle.id)),
                 }
             )
-        for _pointer, slug, _version in bundle.roles:
-            roles += 1
-            found = file.role(slug)
-            role = found.fields if found else {}
-            entry = {
-                "name": role.get("name") or slug,
-                "slug": slug,
-                "bundle": bundle.name(language),
-                "href": link(site_paths.role_page(language, bundle.id, slug)),
-            }
-            if not role.get("description"):
-                missing.append(entry)
-            known = placed.get((bundle.id, slug))
-            why = known.history.stale(known.current).get(language) if known else None
-            if known is not None and why is not None:
-                name = known.names.get(why.since)
-                source = next((lang for lang in why.changed if lang in known.languages), None)
-                stale.append(
-                    {
-                        **entry,
-                        "since": show(why.since.number),
-                        "date": day(why.since.commit.date) if why.since.commit else None,
-                        "changed": _languages(why.changed),
-                        "since_href": link(version_src(known, source, name))
-                        if name and source
-                        else None,
-                    }
-                )
+    position = catalog.languages.index(language)
+    for row in rows:
+        file = row.bundle.files.get(language)
+        if file is None:
+            continue
+        roles += 1
+        found = file.role(row.slug)
+        role = found.fields if found else {}
+        entry = {
+            "name": role.get("name") or row.slug,
+            "slug": row.slug,
+            "bundle": row.bundle.name(language),
+            "href": link(site_paths.role_page(language, row.bundle.id, row.slug)),
+        }
+        if not role.get("description"):
+            missing.append(entry)
+        late = row.cells[position].behind
+        if late is not None and row.history is not None:
+            placed = Placed(row.bundle, row.slug, row.history)
+            stale.append(
+                {
+                    **entry,
+                    "since": show(late.since.number),
+                    "date": day(late.since.commit.date) if late.since.commit else None,
+                    "changed": _languages(late.changed),
+                    "since_href": since_href(placed, late, link),
+                    "from": words["version_of"]
+                    % {
+                        "basis": show(late.basis.number),
+                        "language": language_name(late.source or ""),
+                    },
+                }
+            )
     return {
         "l": words,
         "lang": language,

@@ -147,6 +147,23 @@ LABELS: dict[str, dict[str, str]] = {
         "feed": "Atom feed of changes",
         "feed_title": "%(catalog)s: role changes",
         "changes": "Changes",
+        # The gallery, the chrome and the coverage matrix (issue 24).
+        "about": "About this site",
+        "search_start": "Search the roles",
+        "search_start_hint": "Every role's name, description and instructions, in the page's "
+        "language. On any page, press / to search.",
+        "filter_total": "Roles: {total}",
+        "coverage": "Translation coverage",
+        "coverage_intro": "Every role in every language: current; behind since the version at "
+        "which other languages changed and this one did not; or missing from the role's bundle.",
+        "cell_current": "current",
+        "cell_behind": "behind since v%(version)s",
+        "cell_from": "from v%(basis)s, %(language)s",
+        "cell_missing": "missing",
+        "stale_from": "Translated from version %(basis)s of the text in %(language)s; that text "
+        "is now at version %(current)s.",
+        "translated_from": "Translated from",
+        "version_of": "version %(basis)s, %(language)s",
     },
     "ru": {
         "overview": "Обзор",
@@ -266,6 +283,23 @@ LABELS: dict[str, dict[str, str]] = {
         "feed": "Atom-лента изменений",
         "feed_title": "%(catalog)s: изменения ролей",
         "changes": "Изменения",
+        # Галерея, оформление и матрица переводов (issue 24).
+        "about": "О сайте",
+        "search_start": "Искать роли",
+        "search_start_hint": "Названия, описания и инструкции всех ролей на языке страницы. "
+        "На любой странице нажмите /, чтобы начать поиск.",
+        "filter_total": "Роли: {total}",
+        "coverage": "Покрытие переводами",
+        "coverage_intro": "Каждая роль на каждом языке: перевод актуален; отстаёт с версии, в "
+        "которой изменились другие языки, а этот — нет; или его нет в наборе роли.",
+        "cell_current": "актуален",
+        "cell_behind": "отстаёт с v%(version)s",
+        "cell_from": "с v%(basis)s, %(language)s",
+        "cell_missing": "нет",
+        "stale_from": "Перевод сделан с версии %(basis)s текста на языке %(language)s; сейчас "
+        "этот текст в версии %(current)s.",
+        "translated_from": "Переведено с",
+        "version_of": "версия %(basis)s, %(language)s",
     },
 }
 

@@ -107,12 +107,10 @@ def _health(
     catalog: Catalog, renderer: Renderer, history: History, languages: list[str]
 ) -> list[SitePage]:
     alternates = {lang: site_paths.health_page(lang) for lang in languages}
-    contexts = {
-        lang: history_pages.health(catalog, history, lang, renderer.linker(src).page)
-        for lang, src in alternates.items()
-    }
+    overview, contexts = history_pages.health_contexts(
+        catalog, history, lambda src: renderer.linker(src).page
+    )
     src = site_paths.health_page()
-    overview = history_pages.health_overview(contexts, history, renderer.linker(src).page)
     pages = [
         SitePage(
             src,
@@ -121,6 +119,7 @@ def _health(
             renderer.later("health-index.html", **overview),
             True,
             catalog.index.path,
+            alternates_of(alternates),
             searchable=False,
         )
     ]

@@ -142,7 +142,13 @@ def test_a_version_page_in_the_language_left_behind(site: Build) -> None:
 def test_stale_translations_are_flagged_on_role_pages(site: Build) -> None:
     writer_ru = page(site, "ru/team/writer")
     assert 'class="admonition warning rolecat-stale"' in writer_ru
-    assert "в версии 2 изменился текст (English)" in writer_ru
+    # Which version of which language it was translated from, and where that language is now.
+    assert (
+        "Перевод сделан с версии 1 текста на языке English; сейчас этот текст в версии 2."
+        in writer_ru
+    )
+    helper_ru = page(site, "ru/team/helper")
+    assert "с версии 2 текста на языке English; сейчас этот текст в версии 3." in helper_ru
     assert 'href="../../../en/team/writer/v2/">что изменилось</a>' in writer_ru
     for path in ("en/team/writer", "ru/team/reviewer", "en/team/reviewer"):
         assert "rolecat-stale" not in page(site, path), path
@@ -157,14 +163,39 @@ def test_health_pages_count_per_language(site: Build) -> None:
     )
     assert rows == [("en", "3", "0", "0"), ("ru", "3", "2", "0")]
     ru = page(site, "health/ru")
-    stale = ru[ru.index('<table class="rolecat-stale-roles">') :]
+    stale = ru[ru.index('<div class="rolecat-table rolecat-stale-roles"><table>') :]
     assert [m for m in re.findall(r'<a href="../../ru/team/(\w+)/">', stale)] == [
         "writer",
         "helper",
     ]
     assert '<a href="../../en/team/writer/v2/">2</a>' in stale
+    assert "<td>версия 1, English</td>" in stale and "<td>версия 2, English</td>" in stale
     en = page(site, "health/en")
     assert en.count("<p>None.</p>") == 2
+
+
+def test_the_health_page_is_a_coverage_matrix(site: Build) -> None:
+    overview = page(site, "health")
+    matrix = overview[overview.index('<div class="rolecat-table rolecat-coverage">') :]
+    heads = re.findall(r'<th scope="col" class="rolecat-coverage-language">(.*?)</th>', matrix)
+    assert heads == ['<span lang="en">English</span> <code>en</code>',
+                     '<span lang="ru">Русский</span> <code>ru</code>']  # fmt: skip
+    assert '<th scope="rowgroup" colspan="3"><a href="../en/team/">Team</a></th>' in matrix
+    cells = re.findall(
+        r'<tr data-rolecat-role="(\w+)"><th scope="row">.*?</th>(.*?)</tr>', matrix, re.S
+    )
+    states = {slug: re.findall(r'data-state="(\w+)" data-lang="(\w+)"', row) for slug, row in cells}
+    assert states == {
+        "reviewer": [("current", "en"), ("current", "ru")],
+        "writer": [("current", "en"), ("behind", "ru")],
+        "helper": [("current", "en"), ("behind", "ru")],
+    }
+    # A lagging cell names the version that left it behind and links to what changed there.
+    writer = dict(cells)["writer"]
+    assert '<a href="../en/team/writer/v2/">behind since v2</a>' in writer
+    assert 'title="Translated from version 1 of the text in English; that text is now at ' in writer
+    assert '<span class="rolecat-cell-note">from v1, English</span>' in writer
+    assert '<a href="../ru/team/reviewer/">current</a>' in dict(cells)["reviewer"]
 
 
 def test_feeds_are_atom_with_stable_ids(site: Build, story: StoryRepo) -> None:
