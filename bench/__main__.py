@@ -1,18 +1,28 @@
-"""``python -m bench``: one table of what every stage costs at S, M and L, and the issue's targets.
+"""``python -m bench``: what rolecat costs against what people would run instead, side by side.
 
-S is a copy of ``catalog/``; M and L are synthetic (``bench/generate.py``: 500 and 5,000 roles,
-en + ru, 8,000-character instructions), generated once into the work directory and reused while the
-generator and its parameters stay the same. Each number is the median of ``--runs`` runs; every
-command runs as its own process, as people run it. The machine is noisy, so the targets use ratios
-against a baseline measured in the same run, back to back: ``rolecat check`` against the floor
-(``bench/floor.py``), the plugin's build against plain MkDocs + Material building the same pages
-(``bench/plain.py``).
+Two comparisons, each timed back to back in one run, because the machine is noisy and only a ratio
+of two commands timed under the same noise says something:
+
+- **the check**: ``rolecat check`` against the checker people have today, the upstream
+  ``check.mjs`` of each generation (``bench/peers.py``), on the same catalog directory, lock
+  included: S, the upstream fixtures (6 roles), and L, 5,000 roles x 2 languages, each in JSON
+  (``check-json.mjs``) and YAML (``check-yaml.mjs``); the bare Python floor (``bench/floor.py``)
+  beside them for the JSON catalogs;
+- **the site**: ``mkdocs build`` through the plugin against plain MkDocs + Material building the
+  same pages with its built-in search (``bench/plain.py``), and, as a second baseline, the same
+  with Pagefind on both sides; then the cost of one role page against its floor, Jinja2 rendering
+  the same page and writing it (``bench/page_floor.py``).
+
+S is the upstream fixtures for the checkers and a copy of ``catalog/`` for the site; M and L are
+synthetic (``bench/generate.py``: 500 and 5,000 roles, en + ru, 8,000-character instructions),
+generated once into the work directory and reused while the generator and its parameters stay the
+same, as are their YAML forms and the ``yaml`` npm package the YAML checker imports. Each number
+is the median of ``--runs`` runs; every command runs as its own process, as people run it.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import html
 import json
 import os
@@ -21,167 +31,125 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
-from bench import plain, search, serve
-from bench.generate import generate
+from bench import peers, plain, search, serve
+from bench.catalogs import (
+    INSTRUCTIONS,
+    LANGUAGES,
+    REPO,
+    SIZES,
+    MiB,
+    cached,
+    catalog_for,
+    say,
+    shape,
+)
+from bench.checkers import (
+    GENERATIONS,
+    CheckRow,
+    Target,
+    check_table,
+    check_targets,
+    measure_checkers,
+)
 from bench.history import CATALOG, generate_history
-from bench.measure import Run, median, run
+from bench.measure import TIMES, Run, markdown, median, paired_ratio, ratio_text, run, secs
 
-REPO = Path(__file__).resolve().parent.parent
-SIZES: dict[str, int | None] = {"S": None, "M": 500, "L": 5000}
-"""Roles per size; S is the repository's own catalog."""
-LANGUAGES = ("en", "ru")
-INSTRUCTIONS = 8000
-MiB = 1024 * 1024
-TIMES = "\N{MULTIPLICATION SIGN}"
-
-TARGET_CHECK = 1.3
 TARGET_BUILD = 1.2
+"""The plugin's build at most this many times plain MkDocs + Material with its built-in search."""
+BUILD_TARGET_SIZES = ("M", "L")
 TARGET_PAGE_GROWTH = 1.2
-TARGET_RELOAD = 1.5
+TARGET_RELOAD = 0.75
+TARGET_HISTORY_RELOAD = 1.5
 TARGET_MEMORY_MIB = 600
 HISTORY_COMMITS = 300
+BASELINES = ("material", "pagefind")
+"""The plain builds: Material's built-in search (the target's), and Pagefind on both sides."""
+BUILD_PHASES = (
+    ("start", "config", "Python, imports and MkDocs' config"),
+    ("config", "checked", "our check"),
+    ("checked", "files", "MkDocs' file list (docs and theme)"),
+    ("files", "files_done", "our pages and raw files"),
+    ("files_done", "env", "MkDocs' navigation"),
+    ("env", "post_build", "MkDocs reading, rendering and writing every page"),
+    ("post_build", "published", "after the pages: Pagefind and publishing"),
+    ("published", "end", "the process's exit"),
+)
+"""Where a plugin build's time goes: between two marks of ``site_plugins/timings.py`` (``start``:
+the process started, ``end``: it exited), with what runs in between."""
 
 
-def say(message: str) -> None:
-    """Progress goes to stderr, so stdout is only the report."""
-    print(message, file=sys.stderr, flush=True)
+_paired_ratio = paired_ratio  # the names the bench's tests and the history's table know
+_secs, _ratio, _markdown, _shape, _cached = secs, ratio_text, markdown, shape, cached
 
 
 @dataclass
 class Row:
-    """Everything measured for one size."""
+    """Everything measured of the site for one size."""
 
     size: str
     catalog: Path
     roles: int = 0
     languages: int = 0
-    check: list[float | None] = field(default_factory=list)
-    """Seconds of each run, ``None`` where the run failed: run i pairs with the floor's run i."""
-    floor: list[float | None] = field(default_factory=list)
     plugin: list[float | None] = field(default_factory=list)
+    """Seconds of each run, ``None`` where the run failed: run i pairs with the baselines' run i."""
     plain: list[float | None] = field(default_factory=list)
+    """Plain MkDocs + Material with its built-in search."""
+    pagefind: list[float | None] = field(default_factory=list)
+    """Plain MkDocs + Material with our Pagefind search (``rolecat-search``), as the plugin."""
     plugin_rss_kib: list[int] = field(default_factory=list)
+    """The plugin build's peak: the sum over its process tree, or its largest process if more."""
     plugin_one_kib: list[int] = field(default_factory=list)
     """The largest resident set of one process of the plugin's build (``wait4``)."""
     plain_rss_kib: list[int] = field(default_factory=list)
+    pagefind_rss_kib: list[int] = field(default_factory=list)
+    role_pages: int = 0
     page_bytes: float | None = None
+    page_floor: float | None = None
+    """Seconds of bench/page_floor.py for every role page: Jinja2 rendering them and writing."""
+    phases: list[dict[str, float]] = field(default_factory=list)
+    """Per plugin build, the seconds of each of :data:`BUILD_PHASES`."""
     serve: serve.ServeResult | None = None
     failures: list[str] = field(default_factory=list)
     check_stages: str = ""
     """Where the check's time goes (bench/check_stages.py), measured at L."""
 
-    def check_ratio(self) -> float | None:
-        return _paired_ratio(self.check, self.floor)
-
     def build_ratio(self) -> float | None:
-        return _paired_ratio(self.plugin, self.plain)
+        """Plugin / plain MkDocs + Material with its built-in search."""
+        return paired_ratio(self.plugin, self.plain) if self.plain else None
+
+    def pagefind_ratio(self) -> float | None:
+        """Plugin / plain MkDocs + Material with Pagefind on both sides."""
+        return paired_ratio(self.plugin, self.pagefind) if self.pagefind else None
 
 
-def _paired_ratio(
-    numerators: Sequence[float | None], denominators: Sequence[float | None]
-) -> float | None:
-    """The median of per-run ratios, run i against run i: each run timed both back to back, under
-    the same noise. A failed run (``None``) leaves no ratio: it fails the target instead of
-    shifting the pairs."""
-    pairs = list(zip(numerators, denominators, strict=True))
-    if not pairs or any(a is None or b is None or b <= 0 for a, b in pairs):
-        return None
-    return median([a / b for a, b in pairs])  # type: ignore[operator]
+# --- the site --------------------------------------------------------------------------------
 
 
-# --- catalogs --------------------------------------------------------------------------------
-
-
-def catalog_for(size: str, work: Path) -> Path:
-    """S: a fresh copy of ``catalog/``. M, L: the cached synthetic catalog, generated if needed."""
-    roles = SIZES[size]
-    if roles is None:
-        copy = work / "run" / "S-catalog"
-        if copy.exists():
-            shutil.rmtree(copy)
-        shutil.copytree(REPO / "catalog", copy)
-        return copy
-    params = {"roles": roles, "languages": LANGUAGES, "instructions": INSTRUCTIONS, "seed": 1}
-    return _cached(
-        work,
-        size,
-        params,
-        ["generate.py"],
-        f"generating {roles:,} roles x {len(LANGUAGES)} languages",
-        lambda target: generate(
-            target, roles, languages=LANGUAGES, instructions=INSTRUCTIONS, seed=1
-        ),
-    )
-
-
-def _cached(
-    work: Path,
-    name: str,
-    params: dict[str, object],
-    sources: list[str],
-    what: str,
-    make: Callable[[Path], object],
-) -> Path:
-    """``work/catalogs/<name>-<key>``, made by ``make`` unless the same ``params`` and generator
-    sources (in bench/) made it before."""
-    code = b"".join((REPO / "bench" / source).read_bytes() for source in sources)
-    key = hashlib.sha256(json.dumps(params).encode() + code).hexdigest()[:12]
-    target = work / "catalogs" / f"{name}-{key}"
-    stamp = target.with_suffix(".done")
-    if stamp.exists() and target.is_dir():
-        say(f"{name}: cached {_shown(target)}")
-        return target
-    for old in (work / "catalogs").glob(f"{name}-*"):
-        shutil.rmtree(old) if old.is_dir() else old.unlink()
-    say(f"{name}: {what} ...")
-    started = time.perf_counter()
-    make(target)
-    stamp.write_text(json.dumps(params) + "\n", encoding="utf-8")
-    say(f"{name}: done in {time.perf_counter() - started:.1f} s")
-    return target
-
-
-def _shown(path: Path) -> str:
-    try:
-        return path.relative_to(REPO).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def _shape(catalog: Path) -> tuple[int, int, int]:
-    """Roles, languages and bytes of index and bundle files, read plainly from the index."""
-    index = json.loads((catalog / "index.json").read_text(encoding="utf-8"))
-    roles = sum(len(b["roles"]) for b in index["bundles"])
-    languages = len({lang for b in index["bundles"] for lang in b["languages"]})
-    size = sum(p.stat().st_size for p in catalog.rglob("*.json"))
-    return roles, languages, size
-
-
-# --- stages ----------------------------------------------------------------------------------
-
-
-def _floor(catalog: Path) -> Run:
-    return run([sys.executable, str(REPO / "bench" / "floor.py"), str(catalog)], cwd=REPO)
-
-
-def _check(catalog: Path) -> Run:
-    return run([sys.executable, "-m", "build_tools", "check", "--catalog", str(catalog)], cwd=REPO)
-
-
-def _build(config: Path, site: Path, cwd: Path, catalog: Path | None, source: Path) -> Run:
+def _build(
+    config: Path,
+    site: Path,
+    cwd: Path,
+    catalog: Path | None,
+    source: Path,
+    timings: Path | None = None,
+) -> Run:
     """``mkdocs build``, counted as failed unless what it wrote is verified: the raw index as the
     catalog has it, and the first role's page, written by this very build and showing its name.
-    ``source`` is the catalog the pages come from (``catalog`` is ``None`` for plain MkDocs)."""
+    ``source`` is the catalog the pages come from (``catalog`` is ``None`` for plain MkDocs);
+    ``timings`` the file the plugin marks its phases in."""
     if site.exists():
         shutil.rmtree(site)
     env = {"NO_MKDOCS_2_WARNING": "1"}
     if catalog is not None:
         env["ROLES_CATALOG_DIR"] = str(catalog)
+    if timings is not None:
+        timings.unlink(missing_ok=True)
+        env["ROLECAT_TIMINGS"] = str(timings)
     argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
     started = time.time()
     result = run(argv, cwd=cwd, env=env)
@@ -189,6 +157,21 @@ def _build(config: Path, site: Path, cwd: Path, catalog: Path | None, source: Pa
     if problem is None:
         return result
     return replace(result, returncode=-1, stderr=f"{result.stderr}\nnot verified: {problem}")
+
+
+def build_phases(marks: list[tuple[str, float]], started: float, ended: float) -> dict[str, float]:
+    """Seconds of each of :data:`BUILD_PHASES` from the plugin's marks (the first of each name)."""
+    at: dict[str, float] = {"start": started, "end": ended}
+    for name, moment in marks:
+        at.setdefault(name, moment)
+    return {what: at[b] - at[a] for a, b, what in BUILD_PHASES if a in at and b in at}
+
+
+def _read_marks(path: Path) -> list[tuple[str, float]]:
+    if not path.is_file():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [(m["mark"], float(m["t"])) for m in map(json.loads, lines) if m]
 
 
 def _site_problem(site: Path, catalog: Path, started: float) -> str | None:
@@ -220,47 +203,65 @@ def _record(row: Row, what: str, result: Run, times: list[float | None]) -> bool
     return False
 
 
-def measure_size(size: str, work: Path, runs: int, build_runs: int, keep: bool) -> Row:
-    """Check vs floor, then plugin build vs plain build, for one catalog size."""
+def measure_site(
+    size: str, work: Path, build_runs: int, keep: bool, baselines: Sequence[str] = BASELINES
+) -> Row:
+    """The plugin's build against the plain builds of the same pages, for one catalog size."""
     catalog = catalog_for(size, work)
     row = Row(size, catalog)
     row.roles, row.languages, _bytes = _shape(catalog)
     say(f"{size}: {row.roles:,} roles x {row.languages} languages, {_bytes / MiB:.1f} MiB of JSON")
-
-    _floor(catalog), _check(catalog)  # warm the page cache and the bytecode caches alike
-    for number in range(runs):
-        _record(row, "floor", _floor(catalog), row.floor)
-        checked = _check(catalog)
-        if checked.ok and checked.stdout.strip() != "OK":
-            checked = replace(checked, returncode=-1)
-        _record(row, "rolecat check", checked, row.check)
-        say(f"{size}: check/floor run {number + 1}/{runs}")
     if size == "L":
         stages = run([sys.executable, "-m", "bench.check_stages", str(catalog)], cwd=REPO)
         row.check_stages = stages.stdout.rstrip() if stages.ok else f"failed:\n{stages.tail()}"
 
     scratch = work / "run"
-    project = scratch / f"{size}-plain"
-    say(f"{size}: writing the plain-MkDocs project (the same pages as Markdown) ...")
-    plain_config, role_pages = plain.prepare(catalog, project, REPO)
-    plugin_site, plain_site = scratch / f"{size}-site-plugin", scratch / f"{size}-site-plain"
+    projects: dict[str, Path] = {}
+    role_pages: list[str] = []
+    for baseline in baselines:
+        project = scratch / f"{size}-plain-{baseline}"
+        say(f"{size}: writing the plain-MkDocs project ({baseline} search, the same pages) ...")
+        projects[baseline], role_pages = plain.prepare(catalog, project, REPO, search=baseline)
+    row.role_pages = len(role_pages)
+    plugin_site = scratch / f"{size}-site-plugin"
+    timings = scratch / f"{size}-build-timings.jsonl"
+    times = {
+        "material": (row.plain, row.plain_rss_kib),
+        "pagefind": (row.pagefind, row.pagefind_rss_kib),
+    }
     for number in range(build_runs):
-        result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog, catalog)
+        started = time.time()
+        result = _build(REPO / "mkdocs.yml", plugin_site, REPO, catalog, catalog, timings)
         if _record(row, "plugin build", result, row.plugin):
             row.plugin_rss_kib.append(result.peak_kib)
             row.plugin_one_kib.append(result.max_rss_kib)
-        result = _build(plain_config, plain_site, project, None, catalog)
-        if _record(row, "plain build", result, row.plain):
-            row.plain_rss_kib.append(result.peak_kib)
+            row.phases.append(build_phases(_read_marks(timings), started, started + result.seconds))
+        for baseline, config in projects.items():
+            site = scratch / f"{size}-site-plain-{baseline}"
+            result = _build(config, site, config.parent, None, catalog)
+            seconds, peaks = times[baseline]
+            if _record(row, f"plain build ({baseline} search)", result, seconds):
+                peaks.append(result.peak_kib)
+            if not keep:
+                shutil.rmtree(site, ignore_errors=True)
         say(
             f"{size}: builds run {number + 1}/{build_runs}: plugin {_secs(row.plugin[-1:])}, "
-            f"plain {_secs(row.plain[-1:])}"
+            f"plain {_secs(row.plain[-1:])}, plain with Pagefind {_secs(row.pagefind[-1:])}"
         )
     if any(row.plugin):
         sizes = [(plugin_site / page).stat().st_size for page in role_pages]
         row.page_bytes = sum(sizes) / len(sizes) if sizes else None
+        floor_dir = scratch / f"{size}-page-floor"
+        shutil.rmtree(floor_dir, ignore_errors=True)
+        argv = [sys.executable, "-m", "bench.page_floor", str(catalog), str(plugin_site)]
+        floor = run([*argv, str(floor_dir)], cwd=REPO)
+        if floor.ok:
+            row.page_floor = float(json.loads(floor.stdout)["seconds"])
+        else:
+            row.failures.append(f"the page floor failed:\n{floor.tail()}")
+        shutil.rmtree(floor_dir, ignore_errors=True)
     if not keep:
-        for path in (project, plugin_site, plain_site):
+        for path in (*[c.parent for c in projects.values()], plugin_site):
             shutil.rmtree(path, ignore_errors=True)
     return row
 
@@ -420,18 +421,12 @@ def measure_serve(row: Row, work: Path, edits: int, pause: float = 0.0) -> None:
 # --- report ----------------------------------------------------------------------------------
 
 
-def _secs(values: Sequence[float | None]) -> str:
-    value = median([v for v in values if v is not None])
-    return "—" if value is None else f"{value:.2f} s"
-
-
-def _ratio(value: float | None) -> str:
-    """``—`` where a run failed: the failure is printed under the table."""
-    return "—" if value is None else f"{value:.2f}{TIMES}"
-
-
 def _mib(values: Sequence[int]) -> str:
     return f"{max(values) / 1024:,.0f} MiB" if values else "—"
+
+
+def _ms(seconds: float | None, pages: int) -> str:
+    return "—" if seconds is None or not pages else f"{1000 * seconds / pages:.2f} ms"
 
 
 def _reload(served: serve.ServeResult | None) -> str:
@@ -445,56 +440,118 @@ def table(rows: Sequence[Row]) -> str:
     header = [
         "size",
         f"roles {TIMES} langs",
-        "rolecat check",
-        "floor",
-        "check/floor",
         "plugin build",
-        "plain build",
+        "plain + Material search",
         "plugin/plain",
+        "plain + Pagefind",
+        "plugin/plain (Pagefind both)",
         "bytes/role page",
-        "peak RSS plugin (plain)",
+        "peak RSS plugin: tree (one process)",
+        "peak RSS plain",
+        "per role page: plugin (floor)",
         "serve edit→reload",
     ]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    cells = []
     for row in rows:
-        cells = [
-            row.size,
-            f"{row.roles:,} {TIMES} {row.languages}",
-            _secs(row.check),
-            _secs(row.floor),
-            _ratio(row.check_ratio()),
-            _secs(row.plugin),
-            _secs(row.plain),
-            _ratio(row.build_ratio()),
-            "—" if row.page_bytes is None else f"{row.page_bytes:,.0f}",
-            f"{_mib(row.plugin_rss_kib)} ({_mib(row.plain_rss_kib).removesuffix(' MiB')})",
-            _reload(row.serve),
-        ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        plugin = median([v for v in row.plugin if v is not None])
+        cells.append(
+            [
+                row.size,
+                f"{row.roles:,} {TIMES} {row.languages}",
+                _secs(row.plugin),
+                _secs(row.plain),
+                _ratio(row.build_ratio()),
+                _secs(row.pagefind),
+                _ratio(row.pagefind_ratio()),
+                "—" if row.page_bytes is None else f"{row.page_bytes:,.0f}",
+                f"{_mib(row.plugin_rss_kib)} ({_mib(row.plugin_one_kib).removesuffix(' MiB')})",
+                f"{_mib(row.plain_rss_kib)}",
+                f"{_ms(plugin, row.role_pages)} ({_ms(row.page_floor, row.role_pages)})",
+                _reload(row.serve),
+            ]
+        )
+    return _markdown(header, cells)
 
 
-def targets(
-    rows: dict[str, Row], history: HistoryRow | None = None
-) -> list[tuple[str, bool | None, str]]:
-    """Each target of the issue: its text, whether it holds (None: not measured), the numbers."""
-    found: list[tuple[str, bool | None, str]] = []
+def per_page(row: Row) -> list[str]:
+    """The cost of one role page against its floor, and where a build's time goes."""
+    plugin = median([v for v in row.plugin if v is not None])
+    if plugin is None or not row.role_pages:
+        return []
+    floor = row.page_floor
+    ratio = "" if not floor else f", {plugin / floor:,.0f}{TIMES} its floor"
+    out = [
+        f"per role page at {row.size}: the plugin's build {_ms(plugin, row.role_pages)} "
+        f"({plugin:.2f} s / {row.role_pages:,} role pages){ratio}; the floor "
+        f"{_ms(floor, row.role_pages)} (bench/page_floor.py: each role page's content from our "
+        "templates and the whole page from one Jinja2 template, written); plain MkDocs + "
+        f"Material search {_ms(median([v for v in row.plain if v is not None]), row.role_pages)}"
+    ]
+    phases = median_phases(row.phases)
+    if phases:
+        out.append(
+            f"  where the plugin's build goes at {row.size} (median per phase, seconds; per role "
+            "page): "
+            + ", ".join(
+                f"{what} {seconds:.2f} ({_ms(seconds, row.role_pages)})" for what, seconds in phases
+            )
+        )
+    return out
+
+
+def median_phases(phases: Sequence[dict[str, float]]) -> list[tuple[str, float]]:
+    names = [what for _a, _b, what in BUILD_PHASES]
+    found = []
+    for name in names:
+        value = median([p[name] for p in phases if name in p])
+        if value is not None:
+            found.append((name, value))
+    return found
+
+
+def targets(rows: dict[str, Row], history: HistoryRow | None = None) -> list[Target]:
+    """Each target of the site: its text, whether it holds (None: not measured), the numbers."""
+    found: list[Target] = []
     large, medium = rows.get("L"), rows.get("M")
-
-    ratio = large.check_ratio() if large else None
+    for size in BUILD_TARGET_SIZES:
+        row = rows.get(size)
+        ratio = row.build_ratio() if row else None
+        found.append(
+            (
+                f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material with its built-in "
+                f"search, same pages, at {size}",
+                None
+                if row is None or not row.plain
+                else ratio is not None and ratio <= TARGET_BUILD,
+                _ratio(ratio),
+            )
+        )
+    one = max(large.plugin_one_kib) / 1024 if large and large.plugin_one_kib else None
+    tree = max(large.plugin_rss_kib) / 1024 if large and large.plugin_rss_kib else None
+    built = large is not None and bool(large.plugin) and None not in large.plugin
     found.append(
         (
-            f"rolecat check ≤ {TARGET_CHECK}{TIMES} the floor at L",
-            None if large is None else ratio is not None and ratio <= TARGET_CHECK,
-            _ratio(ratio),
+            f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB, as its largest "
+            "single process and as the sum of its process tree (Pagefind included)",
+            None
+            if large is None
+            else built and one is not None and tree is not None and tree < TARGET_MEMORY_MIB,
+            "—"
+            if one is None or tree is None
+            else f"largest process {one:,.0f} MiB, process tree {tree:,.0f} MiB",
         )
     )
-    ratio = medium.build_ratio() if medium else None
+    served = medium.serve if medium else None
+    reload = median(served.reloads) if served else None
     found.append(
         (
-            f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material, same pages, at M",
-            None if medium is None else ratio is not None and ratio <= TARGET_BUILD,
-            _ratio(ratio),
+            f"make serve: one-role edit at M shown (rebuilt and reloaded) in ≤ {TARGET_RELOAD} s, "
+            "rest of the site correct",
+            None
+            if served is None
+            else (reload is not None and served.correct and reload <= TARGET_RELOAD),
+            ("—" if reload is None else f"{reload:.2f} s")
+            + ("" if served is None else f", site correct: {'yes' if served.correct else 'NO'}"),
         )
     )
     growth = None
@@ -512,36 +569,12 @@ def targets(
             ),
         )
     )
-    served = medium.serve if medium else None
-    reload = median(served.reloads) if served else None
-    found.append(
-        (
-            f"make serve: one-role edit at M rebuilt and reloaded in ≤ {TARGET_RELOAD} s, "
-            "rest of the site correct",
-            None
-            if served is None
-            else (reload is not None and served.correct and reload <= TARGET_RELOAD),
-            ("—" if reload is None else f"{reload:.2f} s")
-            + ("" if served is None else f", site correct: {'yes' if served.correct else 'NO'}"),
-        )
-    )
-    peak = max(large.plugin_rss_kib) / 1024 if large and large.plugin_rss_kib else None
-    built = large is not None and None not in large.plugin
-    found.append(
-        (
-            f"peak memory of the plugin build at L < {TARGET_MEMORY_MIB} MiB, search included",
-            None if large is None else built and peak is not None and peak < TARGET_MEMORY_MIB,
-            "—"
-            if peak is None or large is None
-            else f"{peak:,.0f} MiB (its largest process alone: {_mib(large.plugin_one_kib)})",
-        )
-    )
     commits = history.commits if history else HISTORY_COMMITS
-    ratio = _paired_ratio(history.plugin, history.plain) if history else None
+    ratio = paired_ratio(history.plugin, history.plain) if history else None
     found.append(
         (
             f"with a history of {commits} commits at M: plugin build ≤ {TARGET_BUILD}{TIMES} plain "
-            "MkDocs + Material, same pages (version pages included)",
+            "MkDocs + Material with Pagefind, same pages (version pages included)",
             None if history is None else ratio is not None and ratio <= TARGET_BUILD,
             _ratio(ratio),
         )
@@ -551,18 +584,39 @@ def targets(
     found.append(
         (
             f"with a history of {commits} commits at M: make serve, one-role edit rebuilt and "
-            f"reloaded in ≤ {TARGET_RELOAD} s, rest of the site correct",
+            f"reloaded in ≤ {TARGET_HISTORY_RELOAD} s, rest of the site correct",
             None
             if served is None
-            else (reload is not None and served.correct and reload <= TARGET_RELOAD),
+            else (reload is not None and served.correct and reload <= TARGET_HISTORY_RELOAD),
             "—" if reload is None else f"{reload:.2f} s",
         )
     )
     return found
 
 
+def cpu_model() -> str:
+    """The processor's name from ``/proc/cpuinfo`` (Linux), else what ``platform`` says."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def machine(node: str | None) -> str:
+    """What the numbers were measured on: processors, Python, node."""
+    return (
+        f"{os.cpu_count()} CPUs ({cpu_model()}), {platform.machine()}, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
+        f"node {peers.node_version(node) if node else 'not installed'}"
+    )
+
+
 def environment() -> str:
-    """What the numbers were measured on, so a pasted table says where it came from."""
+    """When, at which commit and with what the numbers were measured."""
     versions = ", ".join(
         f"{name} {metadata.version(name)}" for name in ("mkdocs", "mkdocs-material", "Jinja2")
     )
@@ -576,10 +630,7 @@ def environment() -> str:
         ).stdout.strip()
     except OSError:
         commit = "?"
-    return (
-        f"{time.strftime('%Y-%m-%d')}, commit {commit or '?'}, Python {platform.python_version()}, "
-        f"{versions}, {os.cpu_count()} CPUs, {platform.machine()}"
-    )
+    return f"{time.strftime('%Y-%m-%d')}, commit {commit or '?'}, {versions}"
 
 
 def report(
@@ -587,9 +638,29 @@ def report(
     args: argparse.Namespace,
     history: HistoryRow | None = None,
     searched: search.SearchResult | None = None,
+    checks: Sequence[CheckRow] = (),
+    node: str | None = None,
 ) -> str:
     by_size = {row.size: row for row in rows}
-    out = [table(rows), ""]
+    out: list[str] = []
+    if checks:
+        out += ["The check, against the checker people have today:", "", check_table(checks), ""]
+        out.append(
+            "check.mjs: `node <catalog>/scripts/check.mjs`, the upstream checker of the catalog's "
+            "generation copied there from the peers, the lock at scripts/content-hashes.json; "
+            "rolecat check: `python -m build_tools check --catalog <catalog>`, the same directory "
+            "(it finds the lock where check.mjs keeps it). Each printed OK and exited 0 before "
+            "it was timed. floor: bench/floor.py, json.loads of every file + every role's lock "
+            "hash (orjson, as the check) compared with the lock, nothing else."
+        )
+        for checked in checks:
+            where = f"{checked.size} {checked.generation}"
+            if checked.skipped is not None:
+                out.append(f"{where}: check.mjs skipped: {checked.skipped}")
+            out.extend(f"{where}: FAILED: {failure}" for failure in checked.failures)
+        out.append("")
+    if rows:
+        out += ["The site, against the site people would build instead:", "", table(rows), ""]
     if history is not None:
         out += [history_table(history), ""]
     runs = f"{args.runs} run{'s' if args.runs != 1 else ''}"
@@ -600,18 +671,21 @@ def report(
     out.append(
         note + "; ratios are medians of per-run ratios, each run timing both commands back to back."
     )
-    out.append(
-        "rolecat check: `python -m build_tools check --catalog DIR` (prints OK). floor: "
-        "bench/floor.py, json.loads of every file + every role's lock hash (orjson, as the "
-        "check) compared with the lock, nothing else. A build counts only when verified (the "
-        "raw index.json as the catalog has it, the first role's page written by it, with the "
-        "role's name); a failed run has no ratio and fails its target. "
-        "plugin build: `mkdocs build` of mkdocs.yml; plain build: the same pages as Markdown, same "
-        "nav, theme and other plugins, no roles-catalog plugin. bytes/role page: mean size of "
-        "<lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build's peak, the "
-        "summed resident sets of the build process and the processes it runs (Pagefind) sampled "
-        "every 20 ms, or the largest of one process if larger (bench/measure.py)."
-    )
+    if rows:
+        out.append(
+            "A build counts only when verified (the raw index.json as the catalog has it, the "
+            "first role's page written by it, with the role's name); a failed run has no ratio "
+            "and fails its target. plugin build: `mkdocs build` of mkdocs.yml; plain: the same "
+            "pages as Markdown (bench/plain.py), same nav, theme, overrides and raw files, no "
+            "roles-catalog plugin, with Material's built-in search (its own header and search "
+            "box) or with Pagefind (rolecat-search) as the plugin's site. bytes/role page: mean "
+            "size of <lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build's "
+            "peak, the summed resident sets of the build process and the processes it runs "
+            "(Pagefind) sampled every 20 ms, or the largest of one process if larger "
+            "(bench/measure.py); in brackets the largest single process (wait4)."
+        )
+    for row in rows:
+        out.extend(per_page(row))
     served_at = [(row.size, row.serve) for row in rows]
     if history is not None:
         served_at.append((f"M with {history.commits} commits of history", history.serve))
@@ -643,14 +717,16 @@ def report(
             f"history: M in a git repository of {history.commits} commits (bench/history.py), "
             "each one role's edit and bump; history read: `read_history` alone, in its own "
             "process; without history: the same catalog copied outside git; plain build: "
-            "bench/plain.py of the same pages, version and health pages included."
+            "bench/plain.py of the same pages with Pagefind, version and health pages included."
         )
         out.extend(f"history: {failure}" for failure in history.failures)
     if searched is not None:
         out += ["", "Search (bench/search.py, median of each run's query):", search.table(searched)]
+    out.append(f"Machine: {machine(node)}.")
     out.append(f"Measured {environment()}.")
     out += ["", "Targets:"]
-    for text, holds, numbers in [*targets(by_size, history), *search.targets(searched)]:
+    every = [*check_targets(checks), *targets(by_size, history), *search.targets(searched)]
+    for text, holds, numbers in every:
         mark = "? NOT MEASURED" if holds is None else ("✔ MET" if holds else "✘ NOT MET")
         out.append(f"  {mark:<15} {text}: {numbers}")
     return "\n".join(out)
@@ -672,7 +748,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--work",
         type=Path,
         default=REPO / ".bench",
-        help="work directory: cached catalogs stay, the rest is removed unless --keep",
+        help="work directory: cached catalogs and the yaml npm package stay, the rest is "
+        "removed unless --keep",
     )
     parser.add_argument(
         "--keep", action="store_true", help="keep the built sites and plain projects"
@@ -685,8 +762,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["serve"],
-        help="measure only this stage (serve: `make serve` edits at each size, and with history)",
+        choices=["check", "site", "serve"],
+        help="measure only this stage (check: the checkers at each size; site: the builds; "
+        "serve: `make serve` edits at each size, and with history)",
+    )
+    parser.add_argument(
+        "--plain",
+        default=",".join(BASELINES),
+        help="the plain builds, comma-separated: material (Material's built-in search, the "
+        "target's) and pagefind (Pagefind on both sides)",
     )
     parser.add_argument(
         "--pause",
@@ -700,13 +784,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [s for s in sizes if s not in SIZES]
     if unknown or not sizes or args.runs < 1 or args.l_build_runs < 1:
         parser.error(f"sizes are S, M and L; runs at least 1 (got {args.sizes!r}, {args.runs})")
+    baselines = [b.strip() for b in args.plain.split(",") if b.strip()]
+    if not baselines or any(b not in BASELINES for b in baselines):
+        parser.error(f"--plain names material, pagefind or both (got {args.plain!r})")
     work: Path = args.work.resolve()
     (work / "run").mkdir(parents=True, exist_ok=True)
+    node = shutil.which("node")
 
-    rows = []
+    rows: list[Row] = []
+    checks: list[CheckRow] = []
     searched = None
     history = None
     for size in [s for s in SIZES if s in sizes]:
+        if args.only in (None, "check"):
+            for generation in GENERATIONS:
+                checks.append(measure_checkers(size, generation, work, args.runs, node))
+        if args.only == "check":
+            continue
         build_runs = min(args.runs, args.l_build_runs) if size == "L" else args.runs
         if args.only == "serve":
             row = Row(size, catalog_for(size, work))
@@ -718,8 +812,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             rows.append(row)
             continue
-        row = measure_size(size, work, args.runs, build_runs, args.keep)
-        if size == "M":
+        row = measure_site(size, work, build_runs, args.keep, baselines)
+        if size == "M" and args.only is None:
             measure_serve(row, work, args.runs, args.pause)
             if args.history > 0:
                 history = measure_history(
@@ -730,7 +824,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append(row)
     if not args.keep:
         shutil.rmtree(work / "run", ignore_errors=True)
-    print(report(rows, args, history, searched))
+    print(report(rows, args, history, searched, checks, node))
     return 0
 
 

@@ -128,3 +128,35 @@ def tree_rss_kib(root: int) -> int:
 
 def median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+def paired_ratio(
+    numerators: Sequence[float | None], denominators: Sequence[float | None]
+) -> float | None:
+    """The median of per-run ratios, run i against run i: each run timed both back to back, under
+    the same noise. A failed run (``None``) leaves no ratio: it fails the target instead of
+    shifting the pairs."""
+    pairs = list(zip(numerators, denominators, strict=True))
+    if not pairs or any(a is None or b is None or b <= 0 for a, b in pairs):
+        return None
+    return median([a / b for a, b in pairs])  # type: ignore[operator]
+
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+def secs(values: Sequence[float | None]) -> str:
+    """The median of the runs that succeeded, as the tables print it."""
+    value = median([v for v in values if v is not None])
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def ratio_text(value: float | None) -> str:
+    """``—`` where a run failed: the failure is printed under the table."""
+    return "—" if value is None else f"{value:.2f}{TIMES}"
+
+
+def markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    return "\n".join(lines)

@@ -4,37 +4,169 @@ The plugin must cost little more than MkDocs and Material cost anyway for the sa
 baseline is that same site with no plugin: every page the plugin would generate, as a Markdown file
 (front matter title and language switcher, the rendered HTML as the body), the hand-written pages,
 the raw files as static files, the same nav, theme, overrides and other plugins.
+
+Two baselines differ only in their search: ``material``, what people would build instead, is
+Material's built-in search plugin (lunr; the header shows Material's own search box, as our
+overrides' header and search box are Pagefind's and are left out); ``pagefind`` keeps our
+``rolecat-search`` plugin, so Pagefind indexes both sides. The pages are the same files.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import yaml
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
 from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
-from build_tools.model.catalog import Catalog
+from build_tools.history.versions import History
+from build_tools.model.catalog import Catalog, last_modified
+from build_tools.sources.formats import Format
 from build_tools.wire import raw_tree, site_paths
-from site_plugins import chrome, history_feeds, pages, rendering, theme
+from site_plugins import generated, pages, rendering, theme
 
 PLUGIN = "roles-catalog"
+PAGEFIND = "rolecat-search"
+SEARCHES = ("material", "pagefind")
+"""``material``: Material's built-in search instead of ours; ``pagefind``: ours on both sides."""
+PAGEFIND_PARTIALS = ("partials/header.html", "partials/search.html")
+"""Our overrides that put Pagefind's search box where Material puts its own."""
 
 
-def _plugin_entry(plugins: list[Any]) -> tuple[list[Any], dict[str, Any]]:
-    """The plugin list without ``roles-catalog``, and that entry's options."""
+def _plugin_entry(plugins: list[Any], search: str = "pagefind") -> tuple[list[Any], dict[str, Any]]:
+    """The plugin list without ``roles-catalog``, and that entry's options; with the ``material``
+    search, Material's ``search`` plugin in the place of ``rolecat-search``."""
     kept, options = [], {}
     for entry in plugins:
         name = entry if isinstance(entry, str) else next(iter(entry))
         if name == PLUGIN:
             options = {} if isinstance(entry, str) else dict(entry[PLUGIN] or {})
+        elif name == PAGEFIND and search == "material":
+            kept.append("search")
         else:
             kept.append(entry)
+    if search == "material" and "search" not in kept:
+        kept.insert(0, "search")
     return kept, options
+
+
+MANIFEST = "plain.json"
+HOOK = "plain_hook.py"
+HOOK_SOURCE = '''"""What the theme's overrides need to show the plugin's pages as the plugin
+shows them, and the downloads kept as files; nothing of the roles-catalog plugin's work.
+
+- Files the plugin publishes to download whose names end in .md (the tools' exports): MkDocs would
+  render them as pages, so they are marked static, as the plugin marks them.
+- The overrides' labels in each page's language, and the sidebar's entries the plugin names in
+  the language of the page they are shown on.
+"""
+
+import json
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+from site_plugins import chrome
+from site_plugins.labels import FALLBACK
+
+MANIFEST = json.loads((Path(__file__).parent / "plain.json").read_text())
+DOWNLOADS = set(MANIFEST["downloads"])
+GENERATED = set(MANIFEST["generated"])
+NAV_WORDS = chrome.NavWords() if hasattr(chrome, "NavWords") else None
+
+
+class Download(File):
+    def is_documentation_page(self):
+        return False
+
+
+def on_files(files, config):
+    for found in [f for f in files if f.src_uri in DOWNLOADS]:
+        files.remove(found)
+        files.append(Download(found.src_uri, config.docs_dir, config.site_dir, False))
+    return files
+
+
+def on_env(env, config, files):
+    env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
+    return env
+
+
+def on_page_context(context, page, config, nav):
+    if NAV_WORDS is not None:
+        NAV_WORDS.show(nav.pages, page.meta.get(chrome.META_KEY, FALLBACK), GENERATED)
+    return context
+'''
+"""The plain project's one hook (MkDocs' own ``hooks:``), no roles-catalog: what the theme's
+overrides need to show the same pages (labels, sidebar entries), the downloads kept as files."""
+
+
+@contextlib.contextmanager
+def _dated(catalog_dir: Path) -> Iterator[None]:
+    """The feeds' dates, as the plugin dates them (``generated.start``): ``SOURCE_DATE_EPOCH``,
+    else the catalog's files; set only while the files are made."""
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    if not (before or "").isdigit():
+        os.environ["SOURCE_DATE_EPOCH"] = str(last_modified(catalog_dir))
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+
+
+def plugin_files(
+    catalog_dir: Path,
+    catalog: Catalog,
+    renderer: rendering.Renderer,
+    site_url: str | None,
+    history: History,
+    formats: tuple[Format, ...],
+) -> tuple[generated.Contents, dict[str, rendering.SitePage]]:
+    """Every file the plugin adds to a build of this catalog, as its own ``catalog_files`` makes
+    them (pages, raw tree, instruction and export files, feeds), and the pages among them."""
+    build = generated.Build(catalog_dir, None, renderer, catalog=catalog)
+    settings = SimpleNamespace(site_url=site_url, use_directory_urls=True, docs_dir="docs")
+    contents, problems = generated.catalog_files(
+        build,
+        cast(MkDocsConfig, settings),
+        Files([]),
+        lambda: history,
+        None,
+        formats,
+    )
+    if problems:
+        raise SystemExit(f"bench: the plugin's files of {catalog_dir}: {problems[0]}")
+    return contents, build.pages
+
+
+def plugin_options(repo: Path) -> dict[str, Any]:
+    """The ``roles-catalog`` options of the repository's ``mkdocs.yml``."""
+    with (repo / "mkdocs.yml").open("rb") as stream:
+        config: dict[str, Any] = yaml_load(stream)
+    return _plugin_entry(config.get("plugins") or [])[1]
+
+
+def renderer_for(repo: Path, options: dict[str, Any]) -> rendering.Renderer:
+    """The page renderer the plugin makes with these options (``generated.start``)."""
+    return rendering.Renderer(
+        theme.page_template_dirs(repo, options.get("page_templates")),
+        formats=tuple(options.get("formats") or raw_tree.FORMATS),
+        model_tiers=bool(options.get("model_tiers")),
+    )
 
 
 def role_pages(catalog: Catalog) -> list[str]:
@@ -49,16 +181,11 @@ def role_pages(catalog: Catalog) -> list[str]:
 
 
 def _markdown(page: rendering.SitePage) -> str:
-    """One page as Markdown: what the plugin puts in ``page.meta``, then its HTML as the body."""
-    meta: dict[str, Any] = {
-        "title": rendering.nav_title(page.title),
-        chrome.META_KEY: page.lang,
-        "rolecat_alternates": [
-            {"name": a.name, "link": a.link, "lang": a.lang} for a in page.alternates
-        ],
-    }
-    if not page.searchable:
-        meta["search"] = {"exclude": True}
+    """One page as Markdown: what the plugin puts in ``page.meta`` (its own ``page_meta``), then
+    its HTML as the body."""
+    holder = SimpleNamespace(meta={})
+    generated.page_meta(cast(Page, holder), page, None)
+    meta: dict[str, Any] = {k: v for k, v in holder.meta.items() if v is not None}
     # JSON is YAML: one line per key, no quoting questions.
     front = "".join(
         f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items()
@@ -66,21 +193,25 @@ def _markdown(page: rendering.SitePage) -> str:
     return f"---\n{front}---\n\n{page.html}\n"
 
 
-def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[str]]:
-    """Write the plain project into ``project``; return its ``mkdocs.yml`` and the role pages."""
+def prepare(
+    catalog_dir: Path, project: Path, repo: Path, search: str = "pagefind"
+) -> tuple[Path, list[str]]:
+    """Write the plain project into ``project``; return its ``mkdocs.yml`` and the role pages.
+    ``search`` is one of :data:`SEARCHES`."""
+    if search not in SEARCHES:
+        raise ValueError(f"search is one of {SEARCHES}, not {search!r}")
     config_file = repo / "mkdocs.yml"
     with config_file.open("rb") as stream:
         config: dict[str, Any] = yaml_load(stream)
-    config["plugins"], options = _plugin_entry(config.get("plugins") or [])
+    config["plugins"], options = _plugin_entry(config.get("plugins") or [], search)
     formats = tuple(options.get("formats") or raw_tree.FORMATS)
-    result = check_catalog(catalog_dir)
+    tiers = bool(options.get("model_tiers"))
+    result = check_catalog(catalog_dir, model_tiers=tiers)
     if not result.ok or result.catalog is None:
         lines = "\n".join(str(d) for d in result.diagnostics[:5])
         raise SystemExit(f"bench: {catalog_dir} fails its check:\n{lines}")
     catalog = result.catalog
-    renderer = rendering.Renderer(
-        theme.page_template_dirs(repo, options.get("page_templates")), formats=formats
-    )
+    renderer = renderer_for(repo, options)
 
     if project.exists():
         shutil.rmtree(project)
@@ -91,24 +222,34 @@ def prepare(catalog_dir: Path, project: Path, repo: Path) -> tuple[Path, list[st
     shutil.copytree(source_docs, docs, dirs_exist_ok=True)
     site_url = config.get("site_url") or None
     history = read_history(catalog_dir).including(catalog)
-    for page in pages.catalog_pages(catalog, renderer, site_url, history):
-        target = docs / page.src_uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_markdown(page), encoding="utf-8")
-    raw = raw_tree.raw_files(catalog, formats)
-    raw[raw_tree.CHECKSUMS] = raw_tree.checksums(raw)
-    languages = catalog.languages
-    raw.update(
-        history_feeds.feed_files(catalog, history, languages, history_feeds.FeedSite(site_url))
-    )
-    for path, content in raw.items():
+    with _dated(catalog_dir):
+        contents, built = plugin_files(catalog_dir, catalog, renderer, site_url, history, formats)
+    downloads = []
+    for path, content in contents.items():
         target = docs / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
+        if path in built:
+            target.write_text(_markdown(built[path]), encoding="utf-8")
+            continue
+        if isinstance(content, str):
+            content = content.encode("utf-8")
+        target.write_bytes(content if isinstance(content, bytes) else content.encoded())
+        if path.endswith(".md"):  # a file to download, which MkDocs would take for a page
+            downloads.append(path)
+    manifest = {"downloads": downloads, "generated": sorted(built)}
+    (project / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    (project / HOOK).write_text(HOOK_SOURCE, encoding="utf-8")
+    config["hooks"] = [*(config.get("hooks") or []), HOOK]
 
     chosen = dict(config.get("theme") or {})
     custom = chosen.get("custom_dir")
-    chosen["custom_dir"] = str(repo / custom if custom else theme.shipped() / "overrides")
+    overrides = repo / custom if custom else theme.shipped() / "overrides"
+    if search == "material":  # Material's own header and search box, over the rest of ours
+        shutil.copytree(overrides, project / "overrides")
+        for partial in PAGEFIND_PARTIALS:
+            (project / "overrides" / partial).unlink(missing_ok=True)
+        overrides = project / "overrides"
+    chosen["custom_dir"] = str(overrides)
     chosen["features"] = [*dict.fromkeys([*(chosen.get("features") or []), *theme.FEATURES])]
     validation = dict(config.get("validation") or {})
     validation.pop("omitted_files", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import html
 import json
 import os
@@ -9,14 +10,43 @@ import shutil
 import time
 from pathlib import Path
 
-from bench.__main__ import REPO, Row, _paired_ratio, _site_problem, targets
+from bench.__main__ import Row, _paired_ratio, _site_problem, build_phases, report, targets
+from bench.catalogs import REPO
+from bench.checkers import CheckRow, check_targets
+from bench.measure import TIMES
 
 
 def test_a_failed_run_fails_its_target_instead_of_shifting_the_pairs() -> None:
-    row = Row("L", Path("."), check=[1.0, None, 1.2], floor=[1.0, 1.0, 5.0])
-    assert row.check_ratio() is None  # zipping the two good runs would pair 1.2 with 1.0
-    text, holds, numbers = targets({"L": row})[0]
-    assert text.startswith("rolecat check") and holds is False and numbers == "—"
+    row = CheckRow("L", "json", check=[1.0, None, 1.2], peer=[1.0, 1.0, 5.0])
+    assert row.ratio() is None  # zipping the two good runs would pair 1.2 with 1.0
+    found = {text: (holds, numbers) for text, holds, numbers in check_targets([row])}
+    text = next(t for t in found if t.startswith(f"rolecat check ≤ 0.5{TIMES} check-json.mjs at L"))
+    assert found[text] == (False, "—")
+
+
+def test_a_failed_build_fails_its_target() -> None:
+    row = Row("M", Path("."), plugin=[1.0, None, 1.0], plain=[1.0, 1.0, 1.0])
+    assert row.build_ratio() is None
+    text, holds, numbers = targets({"M": row})[0]
+    assert "built-in search" in text and "at M" in text and holds is False and numbers == "—"
+
+
+def test_a_skipped_peer_is_not_measured_rather_than_met() -> None:
+    row = CheckRow("S", "yaml", check=[0.2], skipped="node is not installed")
+    found = {text: (holds, numbers) for text, holds, numbers in check_targets([row])}
+    text = next(t for t in found if "check-yaml.mjs at S" in t)
+    holds, numbers = found[text]
+    assert holds is None and "node is not installed" in numbers
+
+
+def test_the_build_phases_come_from_the_plugins_marks() -> None:
+    marks = [("config", 10.5), ("checked", 11.0), ("files", 11.25), ("files_done", 12.0)]
+    marks += [("env", 12.0), ("post_build", 20.0), ("published", 23.0), ("config", 99.0)]
+    phases = build_phases(marks, 10.0, 23.5)
+    assert phases["our check"] == 0.5
+    assert phases["MkDocs reading, rendering and writing every page"] == 8.0
+    assert phases["after the pages: Pagefind and publishing"] == 3.0
+    assert sum(phases.values()) == 13.5  # every moment of the process, once
 
 
 def test_runs_pair_by_their_number() -> None:
@@ -59,3 +89,24 @@ def test_a_page_without_the_role_or_a_stale_index_does_not_count(tmp_path: Path)
     assert "does not show the role's name" in (_site_problem(site, catalog, time.time()) or "")
     (site / "index.json").write_text("{}", encoding="utf-8")
     assert "is not the catalog's index.json" in (_site_problem(site, catalog, time.time()) or "")
+
+
+def test_the_report_prints_each_ratio_with_its_target_and_the_machine() -> None:
+    checks = [
+        CheckRow("S", "json", Path("."), "upstream fixture", 6, 2, [0.1], [0.2], [0.05]),
+        CheckRow("L", "yaml", Path("."), "synthetic", 5000, 2, [4.0], [1.0]),
+    ]
+    row = Row("M", Path("."), 500, 2, plugin=[6.0], plain=[4.0], pagefind=[5.0], role_pages=1000)
+    row.page_floor = 0.35
+    args = argparse.Namespace(runs=1, l_build_runs=1)
+    text = report([row], args, checks=checks, node=None)
+    first = f"| S | upstream fixture | JSON (check-json.mjs) | 6 {TIMES} 2 | 0.10 s | 0.20 s |"
+    assert first in text
+    assert f"2.00{TIMES} | ≤ 1.0{TIMES}" in text  # the ratio beside its target
+    assert f"0.25{TIMES} | ≤ 0.5{TIMES}" in text
+    assert f"6.00 s | 4.00 s | 1.50{TIMES} | 5.00 s | 1.20{TIMES}" in text
+    assert "per role page at M: the plugin's build 6.00 ms" in text and "0.35 ms" in text
+    assert f"✘ NOT MET       rolecat check ≤ 1.0{TIMES} check-json.mjs at S" in text
+    assert f"✔ MET           rolecat check ≤ 0.5{TIMES} check-yaml.mjs at L" in text
+    machine = next(line for line in text.splitlines() if line.startswith("Machine: "))
+    assert "CPUs (" in machine and "Python 3." in machine and "node not installed" in machine
