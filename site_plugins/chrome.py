@@ -9,12 +9,16 @@ and for the site's own labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.pages import Page
 
+from build_tools.wire import site_paths
 from site_plugins.labels import FALLBACK, labels
+from site_plugins.rendering import nav_title
 
 LANGUAGES_DIR = "partials/languages/"
 META_KEY = "rolecat_lang"
@@ -62,3 +66,41 @@ def switch_languages_on(config: MkDocsConfig) -> None:
     home page; a bare flag turns on the switcher and nothing else."""
     if "alternate" not in config.extra:
         config.extra["alternate"] = True
+
+
+NAV_LABELS = {site_paths.home_page(): "overview", site_paths.health_page(): "health"}
+"""The generated pages of the sidebar that a label names."""
+
+HANDWRITTEN_LABELS = ("about",)
+"""Labels a hand-written page's title may be, in English: such a page (docs/about.md, which
+``rolecat init`` writes) is named in each page's language in the sidebar; any other title is
+the repository's own and stays as written."""
+
+
+@dataclass
+class NavWords:
+    """The sidebar's entries we name, in the language of the page they are shown on.
+
+    MkDocs shares one navigation between all pages, so each page sets the titles before it is
+    rendered. Which entries are ours is worked out once per build, from their English titles,
+    before any is changed."""
+
+    keys: dict[str, str] | None = field(default=None)
+
+    def show(self, pages: Iterable[Page], language: str, generated: Container[str]) -> None:
+        pages = list(pages)
+        if self.keys is None:
+            english = {labels(FALLBACK)[key]: key for key in HANDWRITTEN_LABELS}
+            self.keys = {}
+            for page in pages:
+                src = page.file.src_uri
+                key = NAV_LABELS.get(src)
+                if key is None and src not in generated:
+                    key = english.get(page.title or "")
+                if key is not None:
+                    self.keys[src] = key
+        words = labels(language)
+        for page in pages:
+            key = self.keys.get(page.file.src_uri)
+            if key is not None:
+                page.title = nav_title(words[key])

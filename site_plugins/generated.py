@@ -53,6 +53,8 @@ class Build:
     what to do."""
     files: Files = field(default_factory=lambda: Files([]))
     raw_released: bool = False
+    nav_words: chrome.NavWords = field(default_factory=chrome.NavWords)
+    """The sidebar's entries we name, per page language."""
 
     @property
     def pages_renderer(self) -> rendering.Renderer:
@@ -302,12 +304,15 @@ def page_meta(page: Page, made: rendering.SitePage, action: str | None) -> None:
     """A generated page's title, language, banner and alternates, for the theme."""
     page.meta["title"] = rendering.nav_title(made.title)
     page.meta[chrome.META_KEY] = made.lang
-    page.meta["rolecat_banner"] = labels(made.lang)[action] if action else None
+    banner = rendering.code_spans(labels(made.lang)[action]) if action else None
+    page.meta["rolecat_banner"] = banner  # Markup: the template's escaping leaves its <code>
     page.meta["rolecat_alternates"] = [
         {"name": a.name, "link": a.link, "lang": a.lang} for a in made.alternates
     ]
     if not made.searchable:
         page.meta["search"] = {"exclude": True}
+    if made.wide:
+        page.meta["hide"] = ["toc"]
 
 
 @functools.cache

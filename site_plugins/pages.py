@@ -121,6 +121,7 @@ def _health(
             catalog.index.path,
             alternates_of(alternates),
             searchable=False,
+            wide=True,
         )
     ]
     for language, context in contexts.items():
@@ -134,6 +135,7 @@ def _health(
                 catalog.index.path,
                 alternates_of(alternates),
                 searchable=False,
+                wide=True,
             )
         )
     return pages
@@ -153,7 +155,7 @@ def _home(
     src = site_paths.home_page()
     link = renderer.linker(src)
     words = labels(FALLBACK)
-    bundles = []
+    bundles: list[dict[str, Any]] = []
     for bundle in catalog.bundles:
         published = bundle.published_languages
         shown = FALLBACK if FALLBACK in published else published[0]
@@ -174,18 +176,7 @@ def _home(
                     for lang in bundle.languages
                 ],
                 "roles": [
-                    {
-                        **_role_summary(bundle, shown, slug, version, link, renderer.model_tiers),
-                        "others": [
-                            {
-                                "code": lang,
-                                "name": language_name(lang),
-                                "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
-                            }
-                            for lang in published
-                            if lang != shown
-                        ],
-                    }
+                    _card(bundle, shown, slug, version, link, renderer.model_tiers)
                     for _p, slug, version in bundle.roles
                 ],
             }
@@ -194,13 +185,13 @@ def _home(
         "home.html",
         l=words,
         lang=FALLBACK,
+        tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
         base_url=site_url.rstrip("/") if site_url else None,
         languages=[
             {
                 "code": lang,
                 "name": language_name(lang),
                 "href": link.page(site_paths.language_page(lang)),
-                "bundles": sum(1 for b in catalog.bundles if lang in b.files),
             }
             for lang in languages
         ],
@@ -218,7 +209,14 @@ def _home(
     )
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
     return SitePage(
-        src, words["catalog"], FALLBACK, html, True, catalog.index.path, alternates_of(alternates)
+        src,
+        words["catalog"],
+        FALLBACK,
+        html,
+        True,
+        catalog.index.path,
+        alternates_of(alternates),
+        wide=True,
     )
 
 
@@ -234,7 +232,7 @@ def _language(
             "name": bundle.name(language),
             "description": bundle_text(bundle, "description", language),
             "roles": [
-                _role_summary(bundle, language, slug, version, link, renderer.model_tiers)
+                _card(bundle, language, slug, version, link, renderer.model_tiers)
                 for _p, slug, version in bundle.roles
             ],
             "href": link.page(site_paths.bundle_page(language, bundle.id)),
@@ -254,7 +252,9 @@ def _language(
     )
     title = f"{words['bundles']} · {language_name(language)}"
     alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(src, title, language, html, True, catalog.index.path, alternates_of(alternates))
+    return SitePage(
+        src, title, language, html, True, catalog.index.path, alternates_of(alternates), wide=True
+    )
 
 
 def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
@@ -301,6 +301,7 @@ def _bundle(catalog: Catalog, renderer: Renderer, bundle: Bundle, language: str)
         True,
         bundle.files[language].path,
         alternates_of(alternates),
+        wide=True,
     )
 
 
@@ -406,6 +407,27 @@ def _role_summary(
         "version": show_number(version),
         "href": link.page(site_paths.role_page(language, bundle.id, slug)),
         "model": hint(role, tiers=tiers),
+    }
+
+
+def _card(
+    bundle: Bundle, language: str, slug: str, version: Any, link: Linker, tiers: bool
+) -> dict[str, Any]:
+    """A role in the gallery (the start and language pages): what a list shows of it, the text
+    the filter box looks in, and the role in each of its languages."""
+    role = _role_summary(bundle, language, slug, version, link, tiers)
+    return {
+        **role,
+        "text": " ".join((role["name"], slug, role["description"], bundle.name(language))),
+        "languages": [
+            {
+                "code": lang,
+                "name": language_name(lang),
+                "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
+                "here": lang == language,
+            }
+            for lang in bundle.published_languages
+        ],
     }
 
 

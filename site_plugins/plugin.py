@@ -29,7 +29,7 @@ from build_tools.model.catalog import Catalog
 from build_tools.wire import site_paths
 from site_plugins import chrome, generated, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
-from site_plugins.labels import FALLBACK, labels
+from site_plugins.labels import FALLBACK
 from site_plugins.publishing import AtomicPublishing
 from site_plugins.timings import Timings
 
@@ -214,11 +214,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
 
     def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         build = self.build
-        home = build.files.get_file_from_path(site_paths.home_page())
-        if build.catalog is not None and home is not None and home.page is not None:
-            # The sidebar's "Overview" in the language of the page it is shown on.
-            words = labels(page.meta.get(chrome.META_KEY, FALLBACK))
-            home.page.title = rendering.nav_title(words["overview"])
+        if build.catalog is not None:
+            # The sidebar's entries we name, in the language of the page they are shown on.
+            language = page.meta.get(chrome.META_KEY, FALLBACK)
+            build.nav_words.show(nav.pages, language, build.pages)
         made = build.pages.get(page.file.src_uri)
         if made is not None:
             # The content is rendered by our autoescaping templates, never by Markdown.

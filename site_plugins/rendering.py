@@ -46,6 +46,9 @@ class SitePage:
     alternates: tuple[Alternate, ...] = field(default=())
     searchable: bool = True
     """Old versions' changes stay out of the search index: a search finds the roles as they are."""
+    wide: bool = False
+    """A gallery or a table takes the width of Material's table of contents, which a generated
+    page leaves empty."""
 
     @property
     def html(self) -> str:
@@ -65,6 +68,17 @@ def nav_title(text: str) -> str:
 def breakable(slug: str) -> Markup:
     """A slug or id that a narrow screen may wrap after each hyphen, never inside a word."""
     return Markup("-<wbr>").join(escape(part) for part in slug.split("-"))
+
+
+def code_spans(text: str) -> Markup:
+    """One of our labels with each `...` shown as code, the rest escaped as text."""
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick stays as it is
+        parts[-2:] = ["`".join(parts[-2:])]
+    return Markup("").join(
+        Markup("<code>{}</code>").format(part) if odd else escape(part)
+        for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
+    )
 
 
 _KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
@@ -105,6 +119,7 @@ class Renderer:
         # that make a Russian page's copy three times its text (htmlsafe escaping still applies).
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
         self.env.filters["breakable"] = breakable
+        self.env.filters["code_spans"] = code_spans
         self.use_directory_urls = use_directory_urls
         self.model_tiers = model_tiers
         """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""

@@ -223,6 +223,9 @@ def test_the_preview_shows_what_is_not_publishable_yet(browser: Browser, tmp_pat
         expect(banner).to_be_visible(timeout=60_000)
         expect(banner).to_contain_text("Not publishable yet")
         expect(banner).to_contain_text("rolecat check --fix")
+        # The command reads as code, never as Markdown's backticks.
+        expect(banner.locator("code")).to_have_text("rolecat check --fix")
+        expect(banner).not_to_contain_text("`")
         assert contrast(page, ".rolecat-banner") >= 4.5
         served.wait_for("`make site` refuses them")
         # The preview's search follows the edit once Pagefind has indexed it, in the background.

@@ -29,7 +29,7 @@ def instructions(bundle: str, lang: str, slug: str, catalog: Path = OUR_CATALOG)
 def test_home_to_bundle_to_role(page: Page, our_url: str) -> None:
     page.goto(our_url)
     expect(page.locator("article h1")).to_have_text("Agent roles catalog")
-    page.locator("#bundle-engineering h3 a").click()
+    page.locator("#bundle-engineering h2 a").click()
     expect(page).to_have_url(f"{our_url}en/engineering/")
     expect(page.locator("article h1")).to_have_text("Engineering")
     page.get_by_role("link", name="Code Reviewer", exact=True).click()

@@ -1,13 +1,20 @@
 """The site's words per language, and which of Material's translations a page language gets."""
 
+# Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import material
 
 from site_plugins.chrome import PageLanguage
 from site_plugins.labels import FALLBACK, LABELS, labels
+from site_plugins.rendering import code_spans
+from tests.site.helpers import REPO, Build
 
 MATERIAL = str(Path(material.__file__).parent / "templates")
 
@@ -33,3 +40,77 @@ def test_each_language_gets_materials_nearest_translation() -> None:
     ]
     assert chrome.label("ru", "copy_button") == "Скопировать инструкции"
     assert chrome.label("sw", "copy_button") == "Copy instructions"
+
+
+def test_backticks_in_a_label_show_as_code() -> None:
+    for language in ("en", "ru"):
+        for key in ("pending_bump", "pending_record"):
+            shown = str(code_spans(labels(language)[key]))
+            assert "<code>rolecat check --fix</code>" in shown and "`" not in shown, key
+    # The rest is text: markup in a label is escaped, an unpaired backtick stays.
+    assert str(code_spans("a <b> `x & y` c ` d")) == "a &lt;b&gt; <code>x &amp; y</code> c ` d"
+
+
+class Words(HTMLParser):
+    """Every text a reader meets on a page: its text nodes and the attributes shown as text."""
+
+    SHOWN = ("title", "placeholder", "aria-label", "data-template", "data-total", "data-copied")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: set[str] = set()
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        self.words.update((v or "").strip() for k, v in attrs if k in self.SHOWN)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.words.add(data.strip().removesuffix(":").strip())
+
+
+def english_only() -> list[re.Pattern[str]]:
+    """Each English label a Russian page must not show, as a pattern: a catalog value in place
+    of each %(name)s, a count (or the template itself) in place of each {count}."""
+    patterns = []
+    for key, english in LABELS[FALLBACK].items():
+        if LABELS["ru"][key] == english:
+            continue
+        pattern = re.escape(english)
+        pattern = re.sub(r"%\\\(\w+\\\)s", ".+", pattern)
+        pattern = re.sub(r"\\\{\w+\\\}", r"(?:\\d+|\\{\\w+\\})", pattern)
+        patterns.append(re.compile(pattern))
+    return patterns
+
+
+def test_a_russian_page_shows_no_english_label(our_site: Build) -> None:
+    # The site's name is the repository's own (mkdocs.yml), in whatever language it is written.
+    site_name = re.search(r"^site_name: (.+)$", (REPO / "mkdocs.yml").read_text(), re.M)
+    assert site_name is not None
+    patterns = english_only()
+    pages = [
+        page
+        for page in our_site.site.rglob("*.html")
+        if '<html lang="ru"' in page.read_text(encoding="utf-8")
+    ]
+    assert len(pages) > 10
+    assert (
+        our_site.site / "ru/index.html" in pages and our_site.site / "health/ru/index.html" in pages
+    )
+    for page in pages:
+        parser = Words()
+        parser.feed(page.read_text(encoding="utf-8"))
+        shown = parser.words - {site_name.group(1), ""}
+        english = sorted(w for w in shown for p in patterns if p.fullmatch(w))
+        assert english == [], page.relative_to(our_site.site)
+    # The sidebar's entries we name, among them.
+    sidebar = Words()
+    text = (our_site.site / "ru/index.html").read_text(encoding="utf-8")
+    sidebar.feed(text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")])
+    assert {"Обзор", "Состояние каталога", "О сайте"} <= sidebar.words

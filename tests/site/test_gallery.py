@@ -1,0 +1,132 @@
+"""The gallery of the start and the language pages: a card per role, grouped by bundle, with its
+name, description, model, version and languages, every catalog text shown as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from markupsafe import escape
+
+from build_tools.check import check_catalog
+from tests.site.helpers import NAME_PAYLOAD, OUR_CATALOG, PAYLOAD, Build
+
+
+@dataclass
+class Card:
+    bundle: str
+    attrs: dict[str, str]
+    links: list[dict[str, str]] = field(default_factory=list)
+    text: dict[str, str] = field(default_factory=dict)
+    """The text of each element of the card, by ``tag.class``."""
+
+    @property
+    def slug(self) -> str:
+        return self.attrs["data-rolecat-slug"]
+
+
+class Cards(HTMLParser):
+    """Each card (li.rolecat-card) of a page, under the bundle section it is in."""
+
+    VOID = frozenset({"br", "wbr", "img", "input", "hr", "meta", "link"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.cards: list[Card] = []
+        self._bundle = ""
+        self._open: list[list[str]] | None = None
+        """While in a card: the tag.class keys of each element open in it."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {k: v or "" for k, v in attrs}
+        classes = found.get("class", "").split()
+        if tag == "section" and "rolecat-gallery-bundle" in classes:
+            self._bundle = found["id"].removeprefix("bundle-")
+        if tag == "li" and "rolecat-card" in classes:
+            self.cards.append(Card(self._bundle, found))
+            self._open = []
+        if self._open is None or tag in self.VOID:
+            return
+        if tag == "a":
+            self.cards[-1].links.append(found)
+        self._open.append([f"{tag}.{c}" for c in classes])
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open:
+            self._open.pop()
+            if not self._open:
+                self._open = None
+
+    def handle_data(self, data: str) -> None:
+        if self._open:
+            text = self.cards[-1].text
+            for key in {k for keys in self._open for k in keys}:
+                text[key] = text.get(key, "") + data
+
+
+def cards(page: Path) -> list[Card]:
+    parser = Cards()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.cards
+
+
+def test_the_start_page_shows_every_role_as_a_card(our_site: Build) -> None:
+    catalog = check_catalog(OUR_CATALOG).catalog
+    assert catalog is not None
+    shown = {card.slug: card for card in cards(our_site.site / "index.html")}
+    expected = [(b.id, slug) for b in catalog.bundles for _p, slug, _v in b.roles]
+    assert [(card.bundle, slug) for slug, card in shown.items()] == expected
+    for bundle in catalog.bundles:
+        for _pointer, slug, version in bundle.roles:
+            role = bundle.files["en"].role(slug)
+            assert role is not None
+            card = shown[slug]
+            assert card.text["span.rolecat-name"] == role.fields["name"]
+            assert card.text["p.rolecat-description"] == role.fields["description"]
+            assert card.text["dd.rolecat-card-version"] == str(version)
+            assert card.text["dd.rolecat-tier-cell"].strip()
+            # The role in each of its languages, one click away.
+            hrefs = {a["href"] for a in card.links}
+            assert {f"{lang}/{bundle.id}/{slug}/" for lang in bundle.languages} <= hrefs
+    # Searching and the server's URL come before the gallery.
+    start = (our_site.site / "index.html").read_text(encoding="utf-8")
+    gallery = start.index('class="rolecat-gallery"')
+    assert start.index('<label for="__search"') < gallery
+    assert start.index("AI_AGENT_ROLES_CATALOG_URL=") < gallery
+
+
+def test_a_language_page_shows_its_roles_as_cards(our_site: Build) -> None:
+    shown = {card.slug: card for card in cards(our_site.site / "ru/index.html")}
+    assert len(shown) == 6
+    reviewer = shown["code-reviewer"]
+    assert reviewer.text["span.rolecat-name"] == "Ревьюер кода"
+    # The model has a place of its own, never run into the description.
+    assert "по умолчанию сервера" not in reviewer.text["p.rolecat-description"]
+    assert reviewer.text["dd.rolecat-tier-cell"] == "по умолчанию сервера"
+    links = {a["hreflang"]: a for a in reviewer.links if "hreflang" in a}
+    assert links["ru"]["href"] == "engineering/code-reviewer/" and "aria-current" in links["ru"]
+    assert links["en"]["href"] == "../en/engineering/code-reviewer/"
+
+
+def test_role_pages_carry_no_cards(our_site: Build) -> None:
+    """Cards are on the start and language pages only: a role page stays its size."""
+    for page in (our_site.site / "en").glob("*/*/index.html"):
+        assert "rolecat-card" not in page.read_text(encoding="utf-8"), page
+
+
+def test_a_cards_texts_show_as_text(payload_site: Build) -> None:
+    for path in ("index.html", "en/index.html", "ru/index.html"):
+        shown = cards(payload_site.site / path)
+        assert [card.slug for card in shown] == ["injector", "index"], path
+        for card in shown:
+            name = f"{card.slug} {NAME_PAYLOAD}"
+            # What the filter looks in, and what the card shows, are the texts themselves.
+            assert (
+                card.attrs["data-rolecat-text"] == f"{name} {card.slug} {PAYLOAD} Bundle {PAYLOAD}"
+            )
+            assert card.text["span.rolecat-name"] == name
+            assert card.text["p.rolecat-description"] == PAYLOAD
+            assert card.text["span.rolecat-emoji"] == "<b>"
+        raw = (payload_site.site / path).read_text(encoding="utf-8")
+        assert f'data-rolecat-text="{escape(f"injector {NAME_PAYLOAD}")}' in raw
