@@ -12,7 +12,18 @@ from site_plugins.pages import MarkedText
 from site_plugins.preview import GeneratedFile
 
 
-class MarkedTextFile(GeneratedFile):
+class _MadeWhenCopied(GeneratedFile):
+    """A file whose bytes are made as MkDocs copies it, from what it holds until then."""
+
+    def copy_file(self, dirty: bool = False) -> None:
+        if dirty and not self.is_modified():
+            return
+        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
+        with open(self.abs_dest_path, "wb") as output:
+            output.write(self.content_bytes)
+
+
+class MarkedTextFile(_MadeWhenCopied):
     """A ``.txt`` file: a byte-order mark and the text, made when MkDocs copies the file.
 
     MkDocs writes every other file before the first page and keeps their contents meanwhile; the
@@ -36,15 +47,8 @@ class MarkedTextFile(GeneratedFile):
         self._content = value
         self.abs_src_path = None
 
-    def copy_file(self, dirty: bool = False) -> None:
-        if dirty and not self.is_modified():
-            return
-        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
-        with open(self.abs_dest_path, "wb") as output:
-            output.write(self.content_bytes)
 
-
-class ExportFile(GeneratedFile):
+class ExportFile(_MadeWhenCopied):
     """A role in a tool's format, beside its page: made into bytes when MkDocs copies it, as the
     plain text is.
 
@@ -72,10 +76,3 @@ class ExportFile(GeneratedFile):
         self._export = None
         self._content = value
         self.abs_src_path = None
-
-    def copy_file(self, dirty: bool = False) -> None:
-        if dirty and not self.is_modified():
-            return
-        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
-        with open(self.abs_dest_path, "wb") as output:
-            output.write(self.content_bytes)
