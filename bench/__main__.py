@@ -594,6 +594,16 @@ def targets(rows: dict[str, Row], history: HistoryRow | None = None) -> list[Tar
     return found
 
 
+def compile_bytecode() -> None:
+    """rolecat's modules compiled to bytecode, as ``pip install`` compiles them: where
+    ``PYTHONDONTWRITEBYTECODE`` is set, every timed process would otherwise compile each of its
+    modules from source at each start (some 40 ms of a small check)."""
+    import compileall
+
+    for package in ("build_tools", "site_plugins"):
+        compileall.compile_dir(REPO / package, quiet=1)
+
+
 def cpu_model() -> str:
     """The processor's name from ``/proc/cpuinfo`` (Linux), else what ``platform`` says."""
     try:
@@ -610,7 +620,8 @@ def machine(node: str | None) -> str:
     """What the numbers were measured on: processors, Python, node."""
     return (
         f"{os.cpu_count()} CPUs ({cpu_model()}), {platform.machine()}, "
-        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()} "
+        f"(rolecat's bytecode compiled first), "
         f"node {peers.node_version(node) if node else 'not installed'}"
     )
 
@@ -790,6 +801,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     work: Path = args.work.resolve()
     (work / "run").mkdir(parents=True, exist_ok=True)
     node = shutil.which("node")
+    compile_bytecode()
 
     rows: list[Row] = []
     checks: list[CheckRow] = []

@@ -22,8 +22,6 @@ import errno
 import fcntl
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +60,8 @@ class Transaction:
         if not self.writes and not self.removes:
             return
         try:
+            import tempfile  # a transaction is rare; a check never starts one
+
             journal = Path(tempfile.mkdtemp(prefix=JOURNAL_PREFIX, dir=self.root))
         except OSError as error:
             raise WriteError(self.root, f"cannot write here: {_reason(error)}") from None
@@ -275,6 +275,8 @@ def _keep(target: Path, backup: Path) -> None:
     except OSError as error:
         if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EMLINK):
             raise
+        import shutil
+
         shutil.copy2(target, backup, follow_symlinks=False)
 
 
@@ -347,6 +349,8 @@ def _unlink(path: Path) -> None:
 
 
 def _remove_tree(path: Path) -> None:
+    import shutil
+
     shutil.rmtree(path, ignore_errors=True)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from build_tools.atomic import Transaction, WriteError, recover
 from build_tools.diagnostics import Diagnostic
@@ -31,7 +32,6 @@ from build_tools.model.catalog import (
     read_document,
     relative,
 )
-from build_tools.reuse import Reuse
 from build_tools.rules.across_files import run_rules
 from build_tools.rules.allowlist import (
     ALLOWLIST_FILE,
@@ -45,6 +45,9 @@ from build_tools.rules.secret_scan import SecretScan, redact
 from build_tools.rules.server_contract import SERVER_RULES, literal_model_words
 from build_tools.wire import judged, site_paths
 from build_tools.wire.site_paths import Site
+
+if TYPE_CHECKING:  # only a preview reuses what the last check read
+    from build_tools.reuse import Reuse
 
 
 @dataclass

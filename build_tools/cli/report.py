@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal, TextIO, get_args
@@ -107,6 +106,8 @@ def repository_paths(catalog: Path, known: Mapping[str, Path] | None = None) -> 
 
 
 def _git_toplevel(directory: Path) -> Path | None:
+    import subprocess  # only a report with paths asks git, and never a check that passes
+
     try:
         found = subprocess.run(
             ["git", "-C", str(directory), "rev-parse", "--show-toplevel"],

@@ -6,12 +6,11 @@ jsonschema's errors into one-line diagnostics that name the bundle, the role and
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:
@@ -35,6 +34,11 @@ SCHEMA_FILES: dict[Kind, str] = {
 
 def schema_text(kind: Kind) -> bytes:
     """The schema file's bytes, as published under ``/schema/`` on the site."""
+    beside = Path(__file__).parent.parent / "schemas" / SCHEMA_FILES[kind]
+    if beside.is_file():  # an installed package or a source tree: no importlib.resources to load
+        return beside.read_bytes()
+    from importlib import resources
+
     return resources.files("build_tools.schemas").joinpath(SCHEMA_FILES[kind]).read_bytes()
 
 
@@ -104,6 +108,8 @@ def _in_words(pattern: str, schema: Any) -> str:
 
 def _did_you_mean(key: str, allowed: list[str]) -> list[str]:
     """The closest known field, ignoring case and separators (``model`` -> ``chatModel``)."""
+    import difflib  # only to explain a problem
+
     folded = {re.sub(r"[-_]", "", name.lower()): name for name in allowed}
     close = difflib.get_close_matches(re.sub(r"[-_]", "", key.lower()), folded, n=1, cutoff=0.6)
     return [folded[name] for name in close]

@@ -24,13 +24,16 @@ import contextlib
 import hashlib
 import re
 import string
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from json.decoder import scanstring  # type: ignore[attr-defined]
+from pathlib import Path
 from typing import Any
 
+from build_tools.cache import remembered
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.model.catalog import Bundle
 from build_tools.model.credentials import ADVICE
@@ -132,7 +135,7 @@ def scan_text(text: str) -> list[Finding]:
         start += sum(map(len, lines[number:wanted])) + wanted - number
         number = wanted
         regions = list(_regions(lines[wanted]))
-        if regions:
+        if regions and any(_gate().search(region) for region in regions):
             found += [
                 Finding(kind, start + begin, start + end, digest)
                 for kind, begin, end, digest in _detector().scan(lines[wanted], regions)
@@ -218,6 +221,43 @@ class _Detector:
 @cache
 def _detector() -> _Detector:
     return _Detector()
+
+
+@cache
+def _gate() -> re.Pattern[str]:
+    """The detectors' own patterns as one, made by :class:`_Detector`, kept between runs
+    (:mod:`build_tools.cache`): most catalogs hold a word the screen lets through (a long
+    hyphenated one, a URL) that no detector matches, and are then scanned without detect-secrets.
+    Keyed by this file and every source file of detect-secrets' plugins."""
+    place = _detect_secrets_dir()
+    if place is None:  # nothing to key it by
+        return _detector().gate
+
+    def make() -> tuple[str, bool]:
+        import detect_secrets
+
+        # Kept only where the package imported is the one keyed by.
+        return _detector().gate.pattern, Path(detect_secrets.__file__).parent.resolve() == place
+
+    return re.compile(remembered("secret-scan-gate", _gate_inputs(place), make))
+
+
+def _detect_secrets_dir() -> Path | None:
+    """Where ``import detect_secrets`` finds the package, found as the path finder finds a
+    regular package (the first entry of ``sys.path`` holding it), without importing it."""
+    for entry in sys.path:
+        place = Path(entry or ".") / "detect_secrets"
+        if (place / "__init__.py").is_file():
+            return place.resolve()
+    return None
+
+
+def _gate_inputs(place: Path) -> list[bytes]:
+    """This module's source and each of detect-secrets' plugins' sources, with their names."""
+    parts = [Path(__file__).read_bytes()]
+    for plugin in sorted((place / "plugins").glob("*.py")):
+        parts += [plugin.name.encode(), plugin.read_bytes()]
+    return parts
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,16 @@ import os
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from build_tools.diagnostics import Diagnostic, Pointer, show_id
-from build_tools.exports import Tool
 from build_tools.lock import Change
 from build_tools.model.catalog import BUNDLES_DIR, Catalog
 from build_tools.sources.formats import EXTENSIONS, Format
 from build_tools.wire.raw_tree import CHECKSUMS, FORMATS, SCHEMA_DIR
-from build_tools.wire.staging import STAGING_EXTRA
+
+if TYPE_CHECKING:  # a type only: the exports are imported where they are made
+    from build_tools.exports import Tool
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,15 @@ def id_name_problem(kind: str, text: str) -> str | None:
         return long_name(f"bundle {show_id(text)}", length, "its directories", "shorten it")
     longest = length + max(len(extension) for extension in EXTENSIONS.values())
     return long_name(f"language {show_id(text)}", longest, "its bundle file", "shorten it")
+
+
+STAGING_INFIX = ".rolecat-"
+"""Staging directories are ``.<site name>.rolecat-XXXXXXXX`` beside the site: safe to delete
+(``build_tools.wire.staging`` makes them; named here, where a check needs only their length)."""
+
+STAGING_EXTRA = len(".") + len(STAGING_INFIX) + 8
+"""How much longer a staging directory's path is than the site's (``mkdtemp`` adds 8 characters):
+paths are checked for length where they are first written."""
 
 
 def unwritable(

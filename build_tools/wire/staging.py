@@ -18,13 +18,8 @@ import tempfile
 from pathlib import Path
 
 from build_tools.atomic import lock_directory
-
-STAGING_INFIX = ".rolecat-"
-"""Staging directories are ``.<site name>.rolecat-XXXXXXXX`` beside the site: safe to delete."""
-
-STAGING_EXTRA = len(".") + len(STAGING_INFIX) + 8
-"""How much longer a staging directory's path is than the site's (``mkdtemp`` adds 8 characters):
-paths are checked for length where they are first written."""
+from build_tools.wire.site_paths import STAGING_EXTRA as STAGING_EXTRA
+from build_tools.wire.site_paths import STAGING_INFIX as STAGING_INFIX
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
