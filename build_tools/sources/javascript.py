@@ -17,13 +17,18 @@ from functools import cache
 _JS_SPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 """What ``\\s`` matches in JavaScript (ECMA-262 WhiteSpace and LineTerminator)."""
 
-_TRIMMED = re.compile(f"^[{_JS_SPACE}]+|[{_JS_SPACE}]+$")
+_JS_SPACE_CHARACTERS = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""The same characters, one by one, for ``str.strip``."""
 
 
 def trim(text: str) -> str:
     """``text.trim()`` in JavaScript: the same characters as ``\\s`` (Python's ``str.strip``
-    differs: it strips U+001C to U+001F and keeps U+FEFF)."""
-    return _TRIMMED.sub("", text)
+    differs when given none: it strips U+001C to U+001F and keeps U+FEFF)."""
+    return text.strip(_JS_SPACE_CHARACTERS)
 
 
 _OUTSIDE_CLASS = {
