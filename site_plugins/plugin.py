@@ -33,7 +33,7 @@ from site_plugins.labels import FALLBACK
 from site_plugins.publishing import AtomicPublishing
 from site_plugins.timings import Timings
 
-log = get_plugin_logger(__name__)
+log = get_plugin_logger("roles-catalog")  # its lines start "roles-catalog:", as mkdocs.yml names it
 
 
 class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):

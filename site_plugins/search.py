@@ -44,7 +44,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from build_tools.wire.site_paths import SEARCH_DIR
 
-log = get_plugin_logger(__name__)
+log = get_plugin_logger("rolecat-search")
 
 _LANG = re.compile(rb"<html\b[^>]*?\blang=\"([a-zA-Z0-9-]+)\"")
 
