@@ -1,29 +1,15 @@
-"""Each role in the formats of the tools people work in, beside its page, and the links that offer
-them there (the formats themselves are :mod:`build_tools.exports`)."""
+"""The links a role page offers of the role in the formats of the tools people work in (the
+formats and their files are :mod:`build_tools.exports`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from build_tools.exports import TOOLS, Export, exports
+from build_tools.exports import TOOLS, exports
 from build_tools.exports.links import CHATS, chat_url, vscode_install
-from build_tools.model.catalog import Catalog, Role
+from build_tools.model.catalog import Role
 from build_tools.wire import site_paths
 from site_plugins.rendering import Linker
-
-
-def export_files(catalog: Catalog) -> dict[str, Export]:
-    """Every role's export for every tool in every language, at its site path."""
-    files: dict[str, Export] = {}
-    for bundle in catalog.bundles:
-        for language, file in bundle.files.items():
-            for _pointer, slug, _version in bundle.roles:
-                role = file.role(slug)
-                if role is None:
-                    continue
-                for export in exports(role, TOOLS):
-                    files[site_paths.role_export(language, bundle.id, slug, export.tool)] = export
-    return files
 
 
 def role_links(

@@ -19,12 +19,12 @@ from mkdocs.structure.pages import Page
 
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
-from build_tools.exports import Export
+from build_tools.exports import Export, site_files
 from build_tools.history.versions import History
 from build_tools.model.catalog import Catalog, last_modified
 from build_tools.sources.formats import Format
 from build_tools.wire import judged, raw_tree, site_paths
-from site_plugins import chrome, exports, history_feeds, pages, preview, rendering, theme
+from site_plugins import chrome, history_feeds, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import labels
 from site_plugins.text_files import ExportFile, MarkedTextFile
@@ -190,7 +190,7 @@ def catalog_files(
     generated.update(raw)
     generated[raw_tree.CHECKSUMS] = raw_tree.checksums(raw, state.sums if state else None)
     generated.update(pages.instruction_files(catalog))
-    generated.update(exports.export_files(catalog))
+    generated.update(site_files(catalog))
     read = history()
     site_url = config.site_url if state is None else None
     built = pages.catalog_pages(

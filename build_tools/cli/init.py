@@ -17,10 +17,11 @@ from pathlib import Path
 from build_tools import __version__
 from build_tools.atomic import Transaction, WriteError
 from build_tools.check import check_catalog, update_lock
+from build_tools.model.catalog import SOURCE_FORMATS
 from build_tools.sources.formats import parse
 from build_tools.sources.json_reader import SourceError
 
-INDEX_NAMES = ("index.json", "index.yaml", "index.yml")
+INDEX_NAMES = tuple(f"index{extension}" for extension in SOURCE_FORMATS)
 SKIPPED = {"node_modules", "site", "venv", "__pycache__"}
 """Directories a search for the catalog never enters (hidden ones neither): what they hold is
 installed or built, never a team's sources."""
@@ -117,10 +118,7 @@ def init(root: Path, given: Path | None) -> Setup:
     for name, text in _files(root, shown, tiers):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         change.write(root / name, text.encode("utf-8"))
-    try:
-        change.apply()
-    except WriteError as error:
-        raise InitError(f"{error.path}: {error.reason}; nothing was written") from None
+    _apply(change)
     return Setup(shown, list(WRITTEN), starter, tiers, len(result.diagnostics))
 
 
@@ -132,13 +130,17 @@ def _write_starter(catalog: Path) -> None:
     for name in STARTER:
         (catalog / name).parent.mkdir(parents=True, exist_ok=True)
         change.write(catalog / name, texts.joinpath(name).read_bytes())
+    _apply(change)
+    update = update_lock(catalog)
+    if update.diagnostics:  # our own starter: it passes, or rolecat itself is broken
+        raise InitError(f"the starter catalog fails its check: {update.diagnostics[0]}")
+
+
+def _apply(change: Transaction) -> None:
     try:
         change.apply()
     except WriteError as error:
         raise InitError(f"{error.path}: {error.reason}; nothing was written") from None
-    update = update_lock(catalog)
-    if update.diagnostics:  # our own starter: it passes, or rolecat itself is broken
-        raise InitError(f"the starter catalog fails its check: {update.diagnostics[0]}")
 
 
 def _files(root: Path, catalog: str, tiers: bool) -> Iterator[tuple[str, str]]:

@@ -3,9 +3,10 @@ custom agent, a Cursor rule (``manual/docs/exports.md`` cites each tool's docume
 
 Each file is YAML front matter and then the role's instructions, byte for byte: the body is never
 rewritten, so what an agent runs is what the catalog says. Every string of the front matter is a
-double-quoted YAML scalar whose every character outside plain printable text is escaped, so a
-YAML 1.2 parser (the tools' own) and a YAML 1.1 one read back exactly the catalog's string,
-whatever it holds: ``: ``, ``#``, ``---``, line breaks, ``no``, a leading ``*``, ``&`` or ``!``.
+double-quoted YAML scalar written as the published YAML writes its own
+(:func:`build_tools.sources.formats.double_quoted`), so a YAML 1.2 parser (the tools' own) and a
+YAML 1.1 one read back exactly the catalog's string, whatever it holds: ``: ``, ``#``, ``---``,
+line breaks, ``no``, a leading ``*``, ``&`` or ``!``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from build_tools.model.catalog import Role
+from build_tools.model.catalog import Catalog, Role
 from build_tools.rules.server_contract import Stored
+from build_tools.sources.formats import double_quoted
+from build_tools.wire import site_paths
 
 Tool = Literal["claude-code", "copilot", "cursor"]
 TOOLS: tuple[Tool, ...] = ("claude-code", "copilot", "cursor")
@@ -137,34 +140,21 @@ def front_matter(fields: list[tuple[str, str | bool]]) -> str:
     """``---``, one ``key: value`` line per field, ``---``; strings quoted, booleans plain."""
     lines = ["---"]
     for key, value in fields:
-        shown = ("true" if value else "false") if isinstance(value, bool) else quoted(value)
+        shown = ("true" if value else "false") if isinstance(value, bool) else double_quoted(value)
         lines.append(f"{key}: {shown}")
     lines.append("---")
     return "\n".join(lines) + "\n"
 
 
-def quoted(text: str) -> str:
-    """``text`` as a double-quoted YAML scalar that YAML 1.2 and 1.1 parsers read back the same.
-
-    Only characters printable in both versions and no line break in either stay as they are; the
-    rest is escaped. A raw line break would be folded into a space, and YAML 1.1 (PyYAML) counts
-    NEL, LS and PS as line breaks where 1.2 does not. Escapes every YAML version reads: ``\\"``,
-    ``\\\\``, ``\\n``, ``\\r``, ``\\t``, ``\\xXX`` and ``\\uXXXX``.
-    """
-    return '"' + _UNSAFE.sub(_escape, text) + '"'
-
-
-_UNSAFE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]')
-"""The quote and the backslash; C0 and C1 controls, DEL, NEL and the line and paragraph
-separators; surrogates, the byte-order mark and the two non-characters of the BMP."""
-
-
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(found: re.Match[str]) -> str:
-    char = found.group()
-    if char in _SHORT:
-        return _SHORT[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+def site_files(catalog: Catalog) -> dict[str, Export]:
+    """Every role's export for every tool in every language, at its path in the site."""
+    files: dict[str, Export] = {}
+    for bundle in catalog.bundles:
+        for language, file in bundle.files.items():
+            for _pointer, slug, _version in bundle.roles:
+                role = file.role(slug)
+                if role is None:
+                    continue
+                for export in exports(role, TOOLS):
+                    files[site_paths.role_export(language, bundle.id, slug, export.tool)] = export
+    return files

@@ -87,9 +87,10 @@ def _raw(text: str, in_lines: bool = False) -> bool:
     return (_NOT_RAW_IN_LINES if in_lines else _NOT_RAW).search(text) is None
 
 
-def _double_quoted(text: str, raw: bool = False) -> str:
-    """``raw``: every character but the line breaks is known to stay raw, so three passes at C
-    speed escape what is left, not a pattern's substitution."""
+def double_quoted(text: str, raw: bool = False) -> str:
+    """``text`` as a double-quoted scalar that YAML 1.1 and 1.2 readers read back the same (the
+    exports' front matter uses it too). ``raw``: every character but the line breaks is known to
+    stay raw, so three passes at C speed escape what is left, not a pattern's substitution."""
     if raw:
         text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
         return '"' + text + '"'
@@ -110,7 +111,7 @@ def _one_line(text: str) -> str:
     """A scalar on one line: plain where no reader could take it for anything but this string,
     else single-quoted where its characters can stay raw, else double-quoted with escapes."""
     if not text or text[0] == " " or text[-1] == " " or not _raw(text):
-        return _double_quoted(text)
+        return double_quoted(text)
     if (
         text[0] not in _PLAIN_FIRST
         and text[-1] != ":"
@@ -156,7 +157,7 @@ def _text(text: str, indent: str) -> str:
         if "\n\n" in text:  # empty lines stay empty (no other line ends in a space)
             lines = (lines + "\n").replace(indent + "\n", "\n")[:-1]
         return f"{header}\n{lines}{trail}"
-    return _double_quoted(text, raw)
+    return double_quoted(text, raw)
 
 
 def _number(value: int | float) -> str:
@@ -188,7 +189,7 @@ def _key(key: str) -> str:
     """Keys repeat (every role has a ``slug``): each is worked out once."""
     if len(key) > _LONGEST_KEY:
         raise _Unwritable
-    return _one_line(key) if "\n" not in key else _double_quoted(key)
+    return _one_line(key) if "\n" not in key else double_quoted(key)
 
 
 def _mapping(value: dict[str, Any], indent: str, out: list[str], first: str) -> None:

@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from build_tools.check import check_catalog
-from build_tools.exports import DIRECTORIES, TOOLS, Export, Tool, claude_model, exports, quoted
+from build_tools.exports import DIRECTORIES, TOOLS, Export, Tool, claude_model, exports
 from build_tools.exports.links import MAX_URL, chat_url, vscode_install
 from build_tools.exports.writer import MANIFEST
 from build_tools.model.catalog import Role
 from build_tools.rules.server_contract import Stored
+from build_tools.sources.formats import double_quoted as quoted
 from tests.core.catalogs import Catalog
 from tests.site.helpers import PAYLOAD, PAYLOAD_INSTRUCTIONS, PAYLOADS
 from tests.support import OUR_CATALOG, run
