@@ -27,11 +27,11 @@ from build_tools.wire import judged, raw_tree, site_paths
 from site_plugins import chrome, history_feeds, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import labels
-from site_plugins.text_files import ExportFile, MarkedTextFile
+from site_plugins.text_files import EncodedFile, MarkedTextFile
 
 Logger = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
-Contents = dict[str, bytes | str | pages.MarkedText | Export]
+Contents = dict[str, bytes | str | pages.MarkedText | Export | raw_tree.Published]
 """Site path -> what MkDocs writes there (a page's is its source: empty, rendered later)."""
 
 
@@ -93,7 +93,7 @@ def start(
             compiled=state.compiled_pages if state else None,
             model_tiers=options.model_tiers,
         ),
-        state.memo if state else judged.Memo(),
+        state.memo if state else judged.Memo.for_build(),
     )
 
 
@@ -184,8 +184,12 @@ def catalog_files(
     if problems:
         return {}, problems
     generated: Contents = {}
-    raw = raw_tree.raw_files(catalog, formats, build.published.files)
-    build.published = state.memo if state is not None else judged.Memo()  # a build lets go
+    digests = build.published.digests
+    raw = (
+        raw_tree.raw_files(catalog, formats, build.published.files)
+        if digests is None
+        else raw_tree.published_files(catalog, formats, digests)
+    )
     # The sums of the raw tree alone: never of the pages or the instruction files.
     generated.update(raw)
     generated[raw_tree.CHECKSUMS] = raw_tree.checksums(raw, state.sums if state else None)
@@ -240,8 +244,8 @@ def add(
         if isinstance(content, pages.MarkedText):
             file = MarkedTextFile.of(config, path, content)
             content = content.text
-        elif isinstance(content, Export):
-            file = ExportFile.of(config, path, content)  # compared by value in ``shown``
+        elif isinstance(content, (Export, raw_tree.Published)):
+            file = EncodedFile.of(config, path, content)  # compared by value in ``shown``
         else:
             file = preview.GeneratedFile.generated(config, path, content=content)
         page = build.pages.get(path)
@@ -294,10 +298,17 @@ def release_raw_files(build: Build, *, serving: bool) -> None:
     for file in build.files:
         if isinstance(file, preview.GeneratedFile) and file.src_uri not in build.pages:
             file.content_bytes = b""
-    if not serving:
-        # Their pages go back to the system: the largest pages, rendered next, are megabytes
-        # each and would take fresh ones on top (the build's peak, at L).
-        preview.return_free_memory()
+    if serving:
+        return
+    if build.catalog is not None:
+        # Nor the sources' bytes, published now: a build locates nothing in them any more.
+        build.catalog.index.let_go_of_source()
+        for bundle in build.catalog.bundles:
+            for language_file in bundle.files.values():
+                language_file.document.let_go_of_source()
+    # Their pages go back to the system: the largest pages, rendered next, are megabytes each
+    # and would take fresh ones on top (the build's peak, at L).
+    preview.return_free_memory()
 
 
 def page_meta(page: Page, made: rendering.SitePage, action: str | None) -> None:

@@ -1,15 +1,20 @@
-"""Plain-text files MkDocs writes from a catalog's own strings, encoded only as each is written:
-each role's instructions, and the role in each tool's format."""
+"""Files MkDocs writes from a catalog's own strings, encoded only as each is written: each role's
+instructions, the role in each tool's format, and a build's raw files written anew."""
 
 from __future__ import annotations
 
 import os
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from build_tools.exports import Export
+from build_tools.wire.raw_tree import Published
 from site_plugins.pages import MarkedText
 from site_plugins.preview import GeneratedFile
+
+Encoded = Export | Published
+"""What an :class:`EncodedFile` is made from."""
 
 
 class _MadeWhenCopied(GeneratedFile):
@@ -18,9 +23,13 @@ class _MadeWhenCopied(GeneratedFile):
     def copy_file(self, dirty: bool = False) -> None:
         if dirty and not self.is_modified():
             return
+        try:
+            content = self.content_bytes
+        except ValueError as error:  # bytes other than the check judged: one line, no site
+            raise PluginError(f"roles-catalog: {error}") from None
         os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
         with open(self.abs_dest_path, "wb") as output:
-            output.write(self.content_bytes)
+            output.write(content)
 
 
 class MarkedTextFile(_MadeWhenCopied):
@@ -48,20 +57,20 @@ class MarkedTextFile(_MadeWhenCopied):
         self.abs_src_path = None
 
 
-class ExportFile(_MadeWhenCopied):
-    """A role in a tool's format, beside its page: made into bytes when MkDocs copies it, as the
-    plain text is.
+class EncodedFile(_MadeWhenCopied):
+    """A role in a tool's format beside its page, or a build's raw file of the wire format its
+    source is not in: made into bytes when MkDocs copies it, as the plain text is.
 
-    Two of the formats end in ``.md``, which MkDocs would take for pages to render: these are
-    files to download, written as they are."""
+    Two of the tools' formats end in ``.md``, which MkDocs would take for pages to render: these
+    are files to download, written as they are."""
 
-    _export: Export | None = None
+    _made: Encoded | None = None
 
     @classmethod
-    def of(cls, config: MkDocsConfig, src_uri: str, export: Export) -> ExportFile:
+    def of(cls, config: MkDocsConfig, src_uri: str, made: Encoded) -> EncodedFile:
         file = cls.generated(config, src_uri, content=b"")
-        assert isinstance(file, ExportFile)
-        file._export = export
+        assert isinstance(file, EncodedFile)
+        file._made = made
         return file
 
     def is_documentation_page(self) -> bool:
@@ -69,10 +78,10 @@ class ExportFile(_MadeWhenCopied):
 
     @property
     def content_bytes(self) -> bytes:
-        return self._export.encoded() if self._export is not None else super().content_bytes
+        return self._made.encoded() if self._made is not None else super().content_bytes
 
     @content_bytes.setter
     def content_bytes(self, value: bytes) -> None:
-        self._export = None
+        self._made = None
         self._content = value
         self.abs_src_path = None

@@ -59,6 +59,13 @@ class Document:
     inlined: dict[str, int] = field(default_factory=dict)
     """Instruction files inlined into ``data``: catalog-relative path -> index in ``roles``."""
 
+    def let_go_of_source(self) -> None:
+        """Drop the bytes and what locates values in them, once a build has published them: it
+        names no position after its check, and a large catalog's sources are its size again.
+        A position asked for afterwards is the file's start."""
+        self.raw = b""
+        self._value_position = self._key_position = _nowhere
+
     def position(self, pointer: Pointer) -> Position:
         """Where the value at ``pointer`` starts; its nearest located ancestor when unknown."""
         for end in range(len(pointer), -1, -1):
@@ -82,6 +89,10 @@ class Document:
     ) -> Diagnostic:
         where = self.key_position(pointer) if at_key else self.position(pointer)
         return Diagnostic(self.path, where.line, where.col, message, rule, pointer, severity)
+
+
+def _nowhere(_pointer: Pointer) -> Position | None:
+    return None
 
 
 class SourceError(Exception):

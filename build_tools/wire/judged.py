@@ -12,6 +12,7 @@ that were checked: the writers are proven to keep them, and a build reads them b
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,16 @@ class Memo:
     """:func:`wire.raw_files`' memo: the files the check wrote, which the build then publishes."""
     verdicts: dict[tuple[str, bytes], str | None] = field(default_factory=dict)
     """The judgement of each file by its path and bytes: a rebuild judges only what changed."""
+    digests: dict[str, str] | None = None
+    """A build's, kept instead of ``files``: the SHA-256 of each file judged, by its site path.
+    A build writes each file once, and holding every YAML file it writes from a JSON catalog
+    until MkDocs copies them would add the catalog's size again to the build's peak; the raw
+    tree makes each again as it is written and refuses bytes other than those judged
+    (:class:`build_tools.wire.raw_tree.Published`)."""
+
+    @classmethod
+    def for_build(cls) -> Memo:
+        return cls(digests={})
 
 
 def judge(
@@ -44,19 +55,25 @@ def judge(
     found: list[Diagnostic] = []
     verdicts: dict[tuple[str, bytes], str | None] = {}
     guarded: dict[int, str | None] = {}
-    files = (
-        sized_files(catalog, formats) if memo is None else wire_files(catalog, formats, memo.files)
-    )
+    digests = memo.digests if memo is not None else None
+    if memo is None:
+        files = sized_files(catalog, formats)
+    else:
+        files = wire_files(catalog, formats, memo.files if digests is None else None)
+    previous = memo.verdicts if memo is not None else {}
+    keep = memo is not None and digests is None  # a preview's next rebuild reuses the verdicts
     for path, document, data in files:
-        key = (path, data) if data is not None else None
-        if memo is not None and key is not None and key in memo.verdicts:
-            problem = memo.verdicts[key]
+        key = (path, data) if keep and data is not None else None
+        if key is not None and key in previous:
+            problem = previous[key]
         else:
             if id(document) not in guarded:
                 guarded[id(document)] = guard(document.data, _kind(path))
             problem = _judge(path, document, data, guarded[id(document)], memo is not None)
         if key is not None:
             verdicts[key] = problem
+        if digests is not None and data is not None:
+            digests[path] = hashlib.sha256(data).hexdigest()
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
     if memo is not None:

@@ -10,13 +10,17 @@ inlined), deterministically. The JSON Schemas go under ``schema/``; the lock nev
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, partial
+from typing import TypeVar
 
 from build_tools.model.catalog import Catalog, wire_path
 from build_tools.model.schema import schema_text
 from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
 from build_tools.sources.json_reader import MAX_FILE_BYTES, Document
+
+_T = TypeVar("_T")
 
 SCHEMA_DIR = "schema"
 """Where the published JSON Schemas live on the site."""
@@ -42,10 +46,45 @@ def raw_files(
     files that changed, and a build writes again none of those its check judged. It holds only
     what this call used.
     """
-    files = {path: data for path, _document, data in wire_files(catalog, formats, memo)}
-    files[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
-    files[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
-    return dict(sorted(files.items()))
+    return _with_schemas({path: data for path, _doc, data in wire_files(catalog, formats, memo)})
+
+
+@dataclass(frozen=True, eq=False)  # compared by what it makes, never by its document
+class Published:
+    """A raw file of a build, made again from its source as it is written, one at a time (see
+    :attr:`build_tools.wire.judged.Memo.digests`)."""
+
+    path: str
+    document: Document
+    format: Format
+    digest: str
+    """The SHA-256 of the bytes the check judged."""
+
+    def encoded(self) -> bytes:
+        data = published_bytes(self.document, self.format)
+        if hashlib.sha256(data).hexdigest() != self.digest:  # never, as the writers are pure
+            raise ValueError(f"{self.path} is not what was judged: nothing was published")
+        return data
+
+
+def published_files(
+    catalog: Catalog, formats: Sequence[Format], digests: Mapping[str, str]
+) -> dict[str, Published | bytes]:
+    """:func:`raw_files` for a build whose check kept the ``digests`` of what it judged."""
+    files: dict[str, Published | bytes] = {}
+    for stem, document in _documents(catalog):
+        for format in formats:
+            path = stem + EXTENSIONS[format]
+            files[path] = Published(path, document, format, digests[path])
+    return _with_schemas(files)
+
+
+def _with_schemas(files: dict[str, _T]) -> dict[str, _T | bytes]:
+    """The raw files and the published JSON Schemas, in sorted path order."""
+    found: dict[str, _T | bytes] = dict(files)
+    found[f"{SCHEMA_DIR}/index.schema.json"] = schema_text("index")
+    found[f"{SCHEMA_DIR}/bundle.schema.json"] = schema_text("bundle")
+    return dict(sorted(found.items()))
 
 
 def wire_files(
@@ -99,7 +138,9 @@ def _documents(catalog: Catalog) -> list[tuple[str, Document]]:
     return documents
 
 
-def checksums(files: dict[str, bytes], known: dict[str, tuple[bytes, str]] | None = None) -> bytes:
+def checksums(
+    files: Mapping[str, bytes | Published], known: dict[str, tuple[bytes, str]] | None = None
+) -> bytes:
     """``sha256sum``'s output for ``files``, so ``sha256sum -c sha256sums`` works at the site root.
 
     Paths are site-relative and made of ids and fixed names, so none needs ``sha256sum``'s
@@ -109,6 +150,9 @@ def checksums(files: dict[str, bytes], known: dict[str, tuple[bytes, str]] | Non
     lines = []
     used: dict[str, tuple[bytes, str]] = {}
     for path, content in sorted(files.items()):
+        if isinstance(content, Published):
+            lines.append(f"{content.digest}  {path}\n")
+            continue
         before = known.get(path) if known is not None else None
         digest = (
             before[1]

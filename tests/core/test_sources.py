@@ -89,6 +89,16 @@ def test_positions_of_values_and_keys() -> None:
     assert document.position(("roles", 0, "name")).__dict__ == {"line": 3, "col": 5}
 
 
+def test_a_published_source_lets_go_of_its_bytes_and_keeps_its_values() -> None:
+    """What a build does once the raw tree is written: the values stay, for the pages."""
+    raw = '{\n  "roles": [\n    {"slug": "ёж", "x": 1}\n  ]\n}'.encode()
+    document = parse_json("f.json", raw)
+    document.let_go_of_source()
+    assert document.raw == b""
+    assert document.data == {"roles": [{"slug": "ёж", "x": 1}]}
+    assert document.position(("roles", 0, "x")).__dict__ == {"line": 1, "col": 1}
+
+
 def test_file_over_the_server_cap(catalog: Catalog) -> None:
     path = catalog.path("bundles/beta/en.json")
     text = path.read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from build_tools.check import check_catalog
 from build_tools.model.schema import schema_text
 from build_tools.sources.yaml_reader import parse_yaml
-from build_tools.wire import raw_tree, site_paths
+from build_tools.wire import judged, raw_tree, site_paths
 from tests.site.helpers import (
     OUR_CATALOG,
     our_catalog_as_yaml,
@@ -111,3 +112,34 @@ def test_reserved_ids_are_placed_at_their_value(tmp_path: Path) -> None:
 
 def test_a_role_called_index_gets_its_own_page() -> None:
     assert site_paths.role_page("en", "b", "index") != site_paths.bundle_page("en", "b")
+
+
+def test_a_build_keeps_the_digest_of_each_judged_file_not_its_bytes() -> None:
+    """A build's check judges every published file and keeps only its SHA-256: a JSON catalog's
+    YAML twin is made again as MkDocs writes it, byte for byte what was judged."""
+    memo = judged.Memo.for_build()
+    catalog = check_catalog(OUR_CATALOG, memo=memo).catalog
+    assert catalog is not None
+    assert memo.files == {} and memo.verdicts == {}
+    expected = raw_tree.raw_files(catalog)
+    published = raw_tree.published_files(catalog, raw_tree.FORMATS, memo.digests or {})
+    assert list(published) == list(expected)
+    for path, content in published.items():
+        made = content.encoded() if isinstance(content, raw_tree.Published) else content
+        assert made == expected[path], path
+        if isinstance(content, raw_tree.Published):
+            assert content.digest == hashlib.sha256(made).hexdigest()
+    assert raw_tree.checksums(published) == raw_tree.checksums(expected)
+
+
+def test_a_published_file_other_than_the_one_judged_is_refused_in_one_line() -> None:
+    memo = judged.Memo.for_build()
+    catalog = check_catalog(OUR_CATALOG, memo=memo).catalog
+    assert catalog is not None and memo.digests
+    other = {path: "0" * 64 for path in memo.digests}  # as if the check had judged other bytes
+    stale = raw_tree.published_files(catalog, ["yaml"], other)["index.yaml"]
+    assert isinstance(stale, raw_tree.Published)
+    with pytest.raises(
+        ValueError, match=r"^index.yaml is not what was judged: nothing was published$"
+    ):
+        stale.encoded()
