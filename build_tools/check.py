@@ -32,6 +32,7 @@ from build_tools.model.catalog import (
     read_document,
     relative,
 )
+from build_tools.parallel_read import WorkerReads
 from build_tools.rules.across_files import run_rules
 from build_tools.rules.allowlist import (
     ALLOWLIST_FILE,
@@ -160,8 +161,13 @@ def _check(
     if reuse is not None:
         reuse.start()
 
+    # The CLI's check alone reads in workers: a build or a preview passes a memo, reuse or both.
+    workers = WorkerReads(root, site.formats) if memo is None and reuse is None else None
+
     def read_bundle(bundle: Bundle) -> None:
         # Hashed and scanned while its text is still in the processor's caches.
+        if workers is not None and workers.take(bundle, hashes, scan):
+            return
         if reuse is not None:
             hashes[bundle.id] = reuse.bundle_hashes(bundle)
             reuse.scan_bundle(scan, bundle)
@@ -169,8 +175,12 @@ def _check(
         hashes[bundle.id] = bundle_hashes(bundle)
         scan.bundle(bundle)
 
-    read = reuse.read if reuse is not None else read_document
-    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle, read)
+    read = reuse.read if reuse is not None else workers.read if workers else read_document
+    try:
+        catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle, read)
+    finally:
+        if workers is not None:
+            workers.close()
     if catalog is None:
         return CheckResult(catalog, sorted(set(diagnostics)))
     diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
@@ -184,13 +194,13 @@ def _check(
         catalog.index,
         *(f.document for b in catalog.bundles for f in b.files.values()),
     ]:
-        scan.source(document)
+        scan.source(document, workers.sourced.get(id(document)) if workers else None)
     allowed, problems = read_allowlist(root)
     verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
     diagnostics += problems + [d for d in verdict.diagnostics if not pruning or d.rule != STALE]
     diagnostics += scan.outside_values()
     if not diagnostics:
-        diagnostics = judged.judge(catalog, site.formats, memo)
+        diagnostics = judged.judge(catalog, site.formats, memo, workers.judged if workers else None)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     result.warnings = sorted(set(warnings))
     result.allowlist, result.stale_allowed = allowed, verdict.stale
