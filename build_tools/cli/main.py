@@ -68,7 +68,9 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
             report.note(_describe(change))
         report.note("lock updated" if update.written else "lock is up to date")
         return EXIT_OK
-    result = check_catalog(root, args.lock, site_of(args), model_tiers=args.model_tiers)
+    result = check_catalog(
+        root, args.lock, site_of(args), model_tiers=args.model_tiers, parallel=True
+    )
     for line in result.recovered:
         report.note(line)
     for diagnostic in [*result.warnings, *result.diagnostics]:

@@ -408,14 +408,8 @@ def load_catalog(
         return None, diagnostics
     catalog = Catalog(source, index, [])
     index_problems = bool(diagnostics)
-    entries = index.data.get("bundles")
-    seen: set[str] = set()
-    for position, entry in enumerate(entries if isinstance(entries, list) else []):
-        bundle_id = entry.get("id") if isinstance(entry, dict) else None
-        if not isinstance(bundle_id, str) or not ID_PATTERN.match(bundle_id) or bundle_id in seen:
-            continue  # reported by the schema or by the duplicate-id rule
-        seen.add(bundle_id)
-        bundle = Bundle(bundle_id, ("bundles", position), entry)
+    for bundle in declared_bundles(index):
+        bundle_id = bundle.id
         catalog.bundles.append(bundle)
         for language in bundle.languages:
             stem = f"{BUNDLES_DIR}/{bundle_id}/{language}"
@@ -441,6 +435,22 @@ def load_catalog(
     if not index_problems:  # with a broken index, every file would look undeclared
         diagnostics += _undeclared_files(catalog)
     return catalog, diagnostics
+
+
+def declared_bundles(index: Document) -> list[Bundle]:
+    """The first declaration of each valid bundle id, in the index's order, with no files yet.
+
+    Its own function so that workers can be given the bundles before they are read."""
+    bundles: list[Bundle] = []
+    entries = index.data.get("bundles")
+    seen: set[str] = set()
+    for position, entry in enumerate(entries if isinstance(entries, list) else []):
+        bundle_id = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(bundle_id, str) or not ID_PATTERN.match(bundle_id) or bundle_id in seen:
+            continue  # reported by the schema or by the duplicate-id rule
+        seen.add(bundle_id)
+        bundles.append(Bundle(bundle_id, ("bundles", position), entry))
+    return bundles
 
 
 def _language_pointer(bundle: Bundle, language: str) -> Pointer:

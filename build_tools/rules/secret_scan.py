@@ -276,6 +276,16 @@ class Hit:
     """The catalog-relative instruction file the string was read from, if any."""
 
 
+def scanned_as_source(document: Document) -> bool:
+    """Whether :meth:`SecretScan.source` scans the document's whole text: a YAML source."""
+    return not document.inlined and document.path.endswith((".yaml", ".yml"))
+
+
+def source_findings(document: Document) -> list[Finding]:
+    """What :meth:`SecretScan.source` finds in a YAML source's whole text."""
+    return scan_text(document.raw.decode("utf-8", "replace"))
+
+
 class SecretScan:
     """Collects the findings of every published string, one document at a time."""
 
@@ -284,14 +294,16 @@ class SecretScan:
         self.raw: list[tuple[Document, str, list[Finding]]] = []
         """Findings in the whole text of sources published as their own bytes."""
 
-    def source(self, document: Document) -> None:
+    def source(self, document: Document, found: list[Finding] | None = None) -> None:
         """A YAML source is published as written, comments, anchors, tags and keys included:
         its text is scanned too, not only its values. (A JSON source holds nothing else that
-        could carry a credential: its keys are the schema's, and duplicate keys are refused.)"""
-        if document.inlined or not document.path.endswith((".yaml", ".yml")):
+        could carry a credential: its keys are the schema's, and duplicate keys are refused.)
+
+        ``found`` is what :func:`source_findings` gave for it already (in a worker)."""
+        if not scanned_as_source(document):
             return
-        text = document.raw.decode("utf-8", "replace")
-        found = scan_text(text)
+        text = document.raw.decode("utf-8", "replace") if found is None or found else ""
+        found = scan_text(text) if found is None else found
         if found:
             self.raw.append((document, text, found))
 

@@ -101,6 +101,8 @@ def _documents(catalog: Catalog) -> Iterator[Document]:
 def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
     """U+0000 anywhere in a published string or key: Postgres refuses the whole role."""
     for document in _documents(catalog):
+        if _NUL_ESCAPE not in document.raw and _read_as_written(document):
+            continue  # JSON writes U+0000 only as this escape: a raw one is a control character
         for pointer, text, is_key in strings(document.data):
             if "\x00" in text:
                 what = "key" if is_key else "value"
@@ -111,6 +113,14 @@ def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
                     "cannot import it (ai-agent-roles.service.ts); remove it",
                     "server-nul",
                 )
+
+
+_NUL_ESCAPE = b"\\u0000"
+
+
+def _read_as_written(document: Document) -> bool:
+    """A JSON source with no instruction file inlined: its values are all in its bytes."""
+    return document.path.endswith(".json") and not document.inlined and bool(document.raw)
 
 
 def _whose(document: Document, pointer: Pointer) -> str:
@@ -272,6 +282,12 @@ SERVER_RULES = (
 )
 """The server's contract after the fetch, run by ``check`` on the catalog as it is now (the
 history keeps what was published, whatever the server would say of it today)."""
+
+SERVER_BUNDLE_RULES = (no_nul, admin_limits, known_drivers, language_codes, surrounding_whitespace)
+"""The server's rules that look at each bundle on its own (and at the index, with its entry): run
+on a catalog of some of the bundles, they give those bundles' problems."""
+SERVER_CATALOG_RULES = tuple(rule for rule in SERVER_RULES if rule not in SERVER_BUNDLE_RULES)
+"""The server's rules across bundles (a name taken twice)."""
 
 
 def _roles(catalog: Catalog) -> Iterator[tuple[Document, int, dict[str, Any]]]:

@@ -22,7 +22,13 @@ from build_tools.model.catalog import Catalog
 from build_tools.sources.formats import Format, parse
 from build_tools.sources.javascript import is_id
 from build_tools.sources.json_reader import MAX_FILE_BYTES, Document, SourceError
-from build_tools.wire.raw_tree import FORMATS, INDEX_STEM, sized_files, wire_files
+from build_tools.wire.raw_tree import (
+    FORMATS,
+    INDEX_STEM,
+    documents,
+    sized_document,
+    wire_files,
+)
 
 
 @dataclass
@@ -46,38 +52,60 @@ class Memo:
 
 
 def judge(
-    catalog: Catalog, formats: Sequence[Format] = FORMATS, memo: Memo | None = None
+    catalog: Catalog,
+    formats: Sequence[Format] = FORMATS,
+    memo: Memo | None = None,
+    known: dict[int, list[Diagnostic]] | None = None,
 ) -> list[Diagnostic]:
     """Every problem of every published file, each named at the source that makes it.
 
-    ``catalog`` must have passed every rule.
+    ``catalog`` must have passed every rule. ``known`` holds :func:`judge_document`'s answer by
+    the ``id`` of each document a worker judged already (a check without a memo).
     """
+    if memo is None:
+        return [
+            diagnostic
+            for stem, document in documents(catalog)
+            for diagnostic in (
+                known[id(document)]
+                if known is not None and id(document) in known
+                else judge_document(stem, document, formats)
+            )
+        ]
     found: list[Diagnostic] = []
     verdicts: dict[tuple[str, bytes], str | None] = {}
     guarded: dict[int, str | None] = {}
-    digests = memo.digests if memo is not None else None
-    if memo is None:
-        files = sized_files(catalog, formats)
-    else:
-        files = wire_files(catalog, formats, memo.files if digests is None else None)
-    previous = memo.verdicts if memo is not None else {}
-    keep = memo is not None and digests is None  # a preview's next rebuild reuses the verdicts
+    digests = memo.digests
+    files = wire_files(catalog, formats, memo.files if digests is None else None)
+    keep = digests is None  # a preview's next rebuild reuses the verdicts; a build keeps no bytes
     for path, document, data in files:
         key = (path, data) if keep and data is not None else None
-        if key is not None and key in previous:
-            problem = previous[key]
+        if key is not None and key in memo.verdicts:
+            problem = memo.verdicts[key]
         else:
             if id(document) not in guarded:
                 guarded[id(document)] = guard(document.data, _kind(path))
-            problem = _judge(path, document, data, guarded[id(document)], memo is not None)
+            problem = _judge(path, document, data, guarded[id(document)], True)
         if key is not None:
             verdicts[key] = problem
         if digests is not None and data is not None:
             digests[path] = hashlib.sha256(data).hexdigest()
         if problem is not None:
             found.append(Diagnostic(document.path, 0, 0, problem, "published"))
-    if memo is not None:
-        memo.verdicts = verdicts
+    memo.verdicts = verdicts
+    return found
+
+
+def judge_document(stem: str, document: Document, formats: Sequence[Format]) -> list[Diagnostic]:
+    """:func:`judge` of one source published at ``stem``, in every format, without a memo."""
+    found: list[Diagnostic] = []
+    refused: str | None = None
+    for number, (path, _document, data) in enumerate(sized_document(stem, document, formats)):
+        if number == 0:
+            refused = guard(document.data, _kind(path))
+        problem = _judge(path, document, data, refused, False)
+        if problem is not None:
+            found.append(Diagnostic(document.path, 0, 0, problem, "published"))
     return found
 
 

@@ -72,7 +72,7 @@ def published_files(
 ) -> dict[str, Published | bytes]:
     """:func:`raw_files` for a build whose check kept the ``digests`` of what it judged."""
     files: dict[str, Published | bytes] = {}
-    for stem, document in _documents(catalog):
+    for stem, document in documents(catalog):
         for format in formats:
             path = stem + EXTENSIONS[format]
             files[path] = Published(path, document, format, digests[path])
@@ -94,7 +94,7 @@ def wire_files(
 ) -> Iterator[tuple[str, Document, bytes]]:
     """(site path, source document, bytes) of every file the server fetches, one at a time."""
     used: dict[tuple[Format, bytes], bytes] = {}
-    for stem, document in _documents(catalog):
+    for stem, document in documents(catalog):
         for format in formats:
             key = (format, document.raw)
             if memo is not None and not document.inlined and key in memo:
@@ -109,27 +109,27 @@ def wire_files(
         memo.update(used)
 
 
-def sized_files(
-    catalog: Catalog, formats: Sequence[Format] = FORMATS
+def sized_document(
+    stem: str, document: Document, formats: Sequence[Format] = FORMATS
 ) -> Iterator[tuple[str, Document, bytes | None]]:
-    """:func:`wire_files` for a check, which publishes nothing: a YAML file is written only when
-    its size is not proven under the server's cap without writing it (else ``None``)."""
-    for stem, document in _documents(catalog):
-        json_text = cache(partial(published_bytes, document, "json"))
-        for format in formats:
-            data: bytes | None = None
-            if format == "json":
-                data = json_text()
-            elif not _written_anew(document, format):
-                data = document.raw
-            else:
-                bound = yaml_size_bound(document.data, json_text())
-                if bound is None or bound > MAX_FILE_BYTES:
-                    data = published_bytes(document, format)
-            yield stem + EXTENSIONS[format], document, data
+    """:func:`wire_files` of one source for a check, which publishes nothing: a YAML file is
+    written only when its size is not proven under the server's cap without writing it (else
+    ``None``). One source at a time, so that a worker can judge the files it read."""
+    json_text = cache(partial(published_bytes, document, "json"))
+    for format in formats:
+        data: bytes | None = None
+        if format == "json":
+            data = json_text()
+        elif not _written_anew(document, format):
+            data = document.raw
+        else:
+            bound = yaml_size_bound(document.data, json_text())
+            if bound is None or bound > MAX_FILE_BYTES:
+                data = published_bytes(document, format)
+        yield stem + EXTENSIONS[format], document, data
 
 
-def _documents(catalog: Catalog) -> list[tuple[str, Document]]:
+def documents(catalog: Catalog) -> list[tuple[str, Document]]:
     """The site path without its extension and the source of each file the server fetches."""
     documents = [(INDEX_STEM, catalog.index)]
     for bundle in catalog.bundles:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from build_tools.atomic import Transaction, WriteError, recover
+from build_tools.check.workers import WorkerReads
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -32,7 +33,7 @@ from build_tools.model.catalog import (
     read_document,
     relative,
 )
-from build_tools.rules.across_files import run_rules
+from build_tools.rules.across_files import BUNDLE_RULES, CATALOG_RULES, run_rules
 from build_tools.rules.allowlist import (
     ALLOWLIST_FILE,
     STALE,
@@ -42,7 +43,11 @@ from build_tools.rules.allowlist import (
     read_allowlist,
 )
 from build_tools.rules.secret_scan import SecretScan, redact
-from build_tools.rules.server_contract import SERVER_RULES, literal_model_words
+from build_tools.rules.server_contract import (
+    SERVER_BUNDLE_RULES,
+    SERVER_CATALOG_RULES,
+    literal_model_words,
+)
 from build_tools.wire import judged, site_paths
 from build_tools.wire.site_paths import Site
 
@@ -117,6 +122,7 @@ def check_catalog(
     *,
     pruning: bool = False,
     model_tiers: bool = False,
+    parallel: bool = False,
 ) -> CheckResult:
     """Every rule of the catalog and of the site it publishes, the published files as the server
     reads them, then the lock; diagnostics sorted by file and position.
@@ -125,7 +131,9 @@ def check_catalog(
     by default); ``memo`` keeps the published files for the build that follows and what was
     judged for the next rebuild of a preview; ``reuse`` what each file gave the last check;
     ``pruning`` judges the catalog as if the allowlist's stale entries were gone already;
-    ``model_tiers`` says the deployment resolves tier words (else each one warns).
+    ``model_tiers`` says the deployment resolves tier words (else each one warns); ``parallel``
+    lets a large catalog be checked in worker processes (:mod:`build_tools.check.workers`), for
+    a report only: the result then keeps no catalog.
 
     A change that a killed rolecat command left half made is finished or undone first (see
     :mod:`build_tools.atomic`), so the catalog read is the one before it or the one after.
@@ -139,7 +147,11 @@ def check_catalog(
         where = relative(root, error.path)
         return CheckResult(None, [Diagnostic(where, 0, 0, error.reason, "interrupted-change")])
     with _no_cycle_collection():
-        result = _check(root, lock_path, site or Site(), memo, reuse, pruning, model_tiers)
+        result = _check(
+            root, lock_path, site or Site(), memo, reuse, pruning, model_tiers, parallel
+        )
+    if parallel:
+        result.catalog = None  # workers send no instructions back
     result.recovered = recovered
     result.diagnostics = redact(result.diagnostics)
     result.warnings = redact(result.warnings)
@@ -154,14 +166,19 @@ def _check(
     reuse: Reuse | None,
     pruning: bool,
     model_tiers: bool,
+    parallel: bool,
 ) -> CheckResult:
     hashes: dict[str, dict[str, str]] = {}
     scan = SecretScan()
     if reuse is not None:
         reuse.start()
 
+    workers = WorkerReads(root, site.formats) if parallel else None
+
     def read_bundle(bundle: Bundle) -> None:
         # Hashed and scanned while its text is still in the processor's caches.
+        if workers is not None and workers.take(bundle, hashes, scan):
+            return
         if reuse is not None:
             hashes[bundle.id] = reuse.bundle_hashes(bundle)
             reuse.scan_bundle(scan, bundle)
@@ -169,14 +186,26 @@ def _check(
         hashes[bundle.id] = bundle_hashes(bundle)
         scan.bundle(bundle)
 
-    read = reuse.read if reuse is not None else read_document
-    catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle, read)
+    read = reuse.read if reuse is not None else workers.read if workers else read_document
+    try:
+        catalog, diagnostics = load_catalog(DirectorySource(root), read_bundle, read)
+    finally:
+        if workers is not None:
+            workers.close()
     if catalog is None:
         return CheckResult(catalog, sorted(set(diagnostics)))
-    diagnostics += run_rules(catalog) + site_paths.problems(catalog, site)
-    found = run_rules(
-        catalog, SERVER_RULES if model_tiers else (*SERVER_RULES, literal_model_words)
-    )
+    # The rules of one bundle for the bundles read here: workers ran them on the others.
+    here = catalog
+    if workers is not None and workers.checked:
+        kept = [b for b in catalog.bundles if b.id not in workers.checked]
+        here = Catalog(catalog.source, catalog.index, kept)
+    across = SERVER_CATALOG_RULES if model_tiers else (*SERVER_CATALOG_RULES, literal_model_words)
+    diagnostics += run_rules(here, BUNDLE_RULES) + run_rules(catalog, CATALOG_RULES)
+    diagnostics += site_paths.problems(catalog, site)
+    found = run_rules(here, SERVER_BUNDLE_RULES) + run_rules(catalog, across)
+    if workers is not None:
+        diagnostics += workers.rules
+        found += workers.server
     warnings = [d for d in found if d.severity == "warning"]
     diagnostics += [d for d in found if d.severity != "warning"]
     scan.index(catalog.index)
@@ -184,13 +213,13 @@ def _check(
         catalog.index,
         *(f.document for b in catalog.bundles for f in b.files.values()),
     ]:
-        scan.source(document)
+        scan.source(document, workers.sourced.get(id(document)) if workers else None)
     allowed, problems = read_allowlist(root)
     verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)
     diagnostics += problems + [d for d in verdict.diagnostics if not pruning or d.rule != STALE]
     diagnostics += scan.outside_values()
     if not diagnostics:
-        diagnostics = judged.judge(catalog, site.formats, memo)
+        diagnostics = judged.judge(catalog, site.formats, memo, workers.judged if workers else None)
     result = CheckResult(catalog, sorted(set(diagnostics)))
     result.warnings = sorted(set(warnings))
     result.allowlist, result.stale_allowed = allowed, verdict.stale

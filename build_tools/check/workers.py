@@ -1,0 +1,386 @@
+"""A large catalog's bundles read, parsed, schema-checked, hashed, scanned, judged and put to the
+rules of one bundle in worker processes.
+
+At 5,000 roles the check spends most of its time on each bundle alone (its parsing, its schema,
+its lock hashes, the secret scan of its strings, the rules that look at one bundle and the
+judgement of its published files), work that needs nothing from any other bundle: split over the
+machine's cores it takes a fraction of the wall clock. Each worker takes runs of bundles and
+sends back what the parent needs: each file's data and inlined files, its diagnostics, its
+bundle's hashes, the scan's hits, the published files' verdicts and the diagnostics of the rules
+of one bundle (:data:`BUNDLE_RULES`, :data:`SERVER_BUNDLE_RULES`) on the run. The positions of
+values are not sent (a YAML file's marks do not pickle, and a clean file never needs one): the
+parent works them out from the bytes when a diagnostic asks, exactly as a file parsed here would.
+The parent reads the index, its own share of the bundles and everything else as before and runs
+the rules across bundles on the whole catalog, so every diagnostic is the sequential path's.
+
+Only ``rolecat check`` on a directory uses it, above :data:`PARALLEL_FILES` declared files; the
+build and the preview (which pass a memo or reuse what they read) stay sequential.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from build_tools.diagnostics import Diagnostic, Pointer
+from build_tools.lock import bundle_hashes
+from build_tools.model import schema
+from build_tools.model.catalog import (
+    BUNDLES_DIR,
+    Bundle,
+    BundleFile,
+    Catalog,
+    CatalogSource,
+    DirectorySource,
+    declared_bundles,
+    read_document,
+    wire_path,
+)
+from build_tools.rules.across_files import BUNDLE_RULES, run_rules
+from build_tools.rules.secret_scan import (
+    Finding,
+    Hit,
+    SecretScan,
+    scanned_as_source,
+    source_findings,
+)
+from build_tools.rules.server_contract import SERVER_BUNDLE_RULES
+from build_tools.sources.formats import Format
+from build_tools.sources.json_reader import Document, Position, _JsonPositions
+from build_tools.wire.judged import judge_document
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+PARALLEL_FILES = 48
+"""Declared bundle files from which workers are started: below it, forking them costs more than
+they save (about 20 ms at 2 workers; 48 files of the synthetic catalogs take some 0.1 s)."""
+RUNS_PER_PROCESS = 4
+"""Runs of bundles per process: one hand-over per bundle left workers idle a third of the time,
+waiting on the parent's queue; runs much longer would leave the parent waiting at the end."""
+
+_File = tuple[str, Any, int, int, dict[str, int]] | None
+"""A bundle file as a worker sends it: path, data without the roles' instructions
+(:func:`_sent_data`), the length and CRC-32 of its bytes (which the parent reads again: sending
+them took longer than parsing), inlined files; ``None`` if not read (or not sent: read here)."""
+_Hit = tuple[str, Finding, Pointer, str, str, str | None, str | None]
+"""A hit as a worker sends it: the language of its file, then :class:`Hit`'s other fields."""
+
+
+@dataclass
+class _Read:
+    """What a worker found in one bundle."""
+
+    files: dict[str, tuple[_File, list[Diagnostic]]]
+    hashes: dict[str, str]
+    hits: list[_Hit]
+    judged: dict[str, list[Diagnostic]]
+    """Each read file's published forms judged ahead (:func:`judged.judge_document`): the parent
+    uses them only if the whole catalog passes its rules, as it would judge them then."""
+    sourced: dict[str, list[Finding]]
+    """The secret scan of each read YAML file's whole text (:func:`source_findings`)."""
+
+
+@dataclass
+class _Run:
+    """What a worker found in a run of bundles."""
+
+    reads: list[_Read]
+    rules: list[Diagnostic]
+    """Of :data:`BUNDLE_RULES`, on a catalog of the run's bundles."""
+    server: list[Diagnostic]
+    """Of :data:`SERVER_BUNDLE_RULES`, the same way."""
+
+
+_index: Document | None = None
+"""In a worker: the index the parent read, inherited as the process was forked."""
+
+
+def _inherit(index: Document) -> None:
+    global _index
+    _index = index
+
+
+def _read_bundles(root: Path, bundles: list[Bundle], formats: Sequence[Format]) -> _Run:
+    """In a worker: a run of bundles, sent back at once."""
+    assert _index is not None, "the pool's initializer hands the workers the index"
+    return _check_run(DirectorySource(root), _index, bundles, formats, sending=True)[0]
+
+
+_Documents = dict[str, tuple[Document | None, list[Diagnostic]]]
+"""What :func:`read_document` gave for each bundle file, by its stem (``bundles/<id>/<lang>``)."""
+
+
+def _check_run(
+    source: CatalogSource,
+    index: Document,
+    bundles: list[Bundle],
+    formats: Sequence[Format],
+    *,
+    sending: bool = False,
+) -> tuple[_Run, _Documents]:
+    """A run of bundles read and checked on its own, in a worker (``sending`` its files back) or
+    for the parent's share."""
+    documents: _Documents = {}
+    reads = [_read_bundle(source, bundle, formats, documents, sending) for bundle in bundles]
+    run = Catalog(source, index, bundles)
+    found = _Run(reads, run_rules(run, BUNDLE_RULES), run_rules(run, SERVER_BUNDLE_RULES))
+    return found, documents
+
+
+def _read_bundle(
+    source: CatalogSource,
+    bundle: Bundle,
+    formats: Sequence[Format],
+    documents: _Documents,
+    sending: bool,
+) -> _Read:
+    """What :func:`load_catalog` and the check's ``on_bundle`` do for one bundle; each file
+    read goes into ``documents`` too."""
+    files: dict[str, tuple[_File, list[Diagnostic]]] = {}
+    for language in bundle.languages:
+        stem = f"{BUNDLES_DIR}/{bundle.id}/{language}"
+        document, found = documents[stem] = read_document(source, stem, "bundle")
+        if document is not None and not found:
+            bundle.files[language] = BundleFile(bundle.id, language, document)
+        sent = (
+            None
+            if document is None or not sending
+            else (
+                document.path,
+                _sent_data(document.data),
+                len(document.raw),
+                zlib.crc32(document.raw),
+                document.inlined,
+            )
+        )
+        files[language] = (sent, found)
+    scan = SecretScan()
+    scan.bundle(bundle)
+    languages = {id(file.document): language for language, file in bundle.files.items()}
+    hits = [
+        (
+            languages[id(h.document)],
+            h.finding,
+            h.pointer,
+            h.text,
+            h.where,
+            h.slug,
+            h.instructions_file,
+        )
+        for h in scan.hits
+    ]
+    ahead = {}
+    for language, file in bundle.files.items():
+        with contextlib.suppress(Exception):  # a file the rules refuse: judged later, if at all
+            ahead[language] = judge_document(
+                wire_path(bundle.id, language, ""), file.document, formats
+            )
+    sourced = {
+        language: source_findings(file.document)
+        for language, file in bundle.files.items()
+        if scanned_as_source(file.document)
+    }
+    return _Read(files, bundle_hashes(bundle), hits, ahead, sourced)
+
+
+def _sent_data(data: Any) -> Any:
+    """A bundle file's values as the parent needs them: all but each role's instructions, the
+    bulk of the file, which only the work done in the worker reads (the rules of one bundle, the
+    lock hashes, the secret scan, the judgement of the published files). The rules across
+    bundles read names, slugs and models; the check's result keeps no catalog."""
+    roles = data.get("roles") if isinstance(data, dict) else None
+    if not isinstance(roles, list):
+        return data
+    kept = [
+        {key: value for key, value in role.items() if key != "instructions"}
+        if isinstance(role, dict)
+        else role
+        for role in roles
+    ]
+    return {**data, "roles": kept}
+
+
+class _Reparsed:
+    """The positions of a YAML file parsed in a worker, from the file parsed again on first use."""
+
+    def __init__(self, path: str, raw: bytes) -> None:
+        self._path, self._raw = path, raw
+        self._document: Document | None = None
+
+    def _parsed(self) -> Document:
+        if self._document is None:
+            from build_tools.sources.yaml_reader import parse_yaml
+
+            self._document = parse_yaml(self._path, self._raw)
+        return self._document
+
+    def value(self, pointer: Pointer) -> Position | None:
+        return self._parsed()._value_position(pointer)
+
+    def key(self, pointer: Pointer) -> Position | None:
+        return self._parsed()._key_position(pointer)
+
+
+def _document(source: CatalogSource, sent: _File) -> Document | None:
+    """The worker's file as a :class:`Document` over the bytes read here, with positions as its
+    parser gives them; ``None`` where the file changed since the worker read it."""
+    assert sent is not None
+    path, data, size, crc, inlined = sent
+    try:
+        raw = source.read(path)
+    except OSError:
+        return None
+    if raw is None or len(raw) != size or zlib.crc32(raw) != crc:
+        return None
+    positions: _JsonPositions | _Reparsed
+    positions = _JsonPositions(raw) if path.endswith(".json") else _Reparsed(path, raw)
+    return Document(path, data, positions.value, positions.key, raw, inlined)
+
+
+@dataclass
+class _Pending:
+    """A run of bundles, until the parent reaches the first of them: handed to a worker, or
+    (``future`` ``None``) the parent's own share."""
+
+    bundles: list[Bundle]
+    future: Future[_Run] | None
+
+
+class WorkerReads:
+    """A reader for :func:`load_catalog`: the index read here; if it declares at least
+    :data:`PARALLEL_FILES` files, runs of its bundles handed to workers at once and each taken
+    back, in the index's order, as the parent reaches it; else every file read here, as before."""
+
+    def __init__(self, root: Path, formats: Sequence[Format]) -> None:
+        self._root, self._formats = root, formats
+        self.judged: dict[int, list[Diagnostic]] = {}
+        """What workers judged, by the ``id`` of each document: for :func:`judged.judge`."""
+        self.sourced: dict[int, list[Finding]] = {}
+        """What workers' secret scan found in each YAML file's text, by the document's ``id``."""
+        self.rules: list[Diagnostic] = []
+        """What :data:`BUNDLE_RULES` found in the bundles workers checked."""
+        self.server: list[Diagnostic] = []
+        """What :data:`SERVER_BUNDLE_RULES` found in them."""
+        self.checked: set[str] = set()
+        """The ids of those bundles: the rules of one bundle are run here on the others only."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._index: Document | None = None
+        self._source: CatalogSource = DirectorySource(root)
+        self._pending: dict[str, _Pending] = {}
+        self._documents: dict[str, tuple[Document | None, list[Diagnostic]]] = {}
+        self._read: dict[str, _Read] = {}
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def read(
+        self, source: CatalogSource, stem: str, kind: schema.Kind
+    ) -> tuple[Document | None, list[Diagnostic]]:
+        if self._pool is None:
+            self._source = source
+            found = read_document(source, stem, kind)
+            if kind == "index" and found[0] is not None:
+                self._start(found[0])
+            return found
+        pending = self._pending.get(stem.split("/")[1])
+        if pending is not None:
+            for bundle in pending.bundles:
+                del self._pending[bundle.id]
+            self._collect(pending)
+        if stem in self._documents:
+            return self._documents.pop(stem)
+        return read_document(source, stem, kind)  # the parent's share, or a run read again
+
+    def _start(self, index: Document) -> None:
+        bundles = declared_bundles(index)
+        cores = os.cpu_count() or 1
+        if cores < 2 or sum(len(b.languages) for b in bundles) < PARALLEL_FILES:
+            return
+        import multiprocessing  # only here: a small catalog's check never starts them
+        from concurrent.futures import ProcessPoolExecutor
+
+        methods = multiprocessing.get_all_start_methods()
+        # Forked workers start at once, with every module the parent imported and the index.
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._pool = ProcessPoolExecutor(
+            cores - 1, mp_context=context, initializer=_inherit, initargs=(index,)
+        )
+        self._index = index
+        # Runs of bundles in turn: one for the parent, then one for each worker, each checked
+        # the same way. Handing a bundle over costs the parent about a third of reading it, so
+        # the parent checks its share itself, as it reaches each of its runs.
+        size = max(1, len(bundles) // (cores * RUNS_PER_PROCESS))
+        for number, start in enumerate(range(0, len(bundles), size)):
+            run = bundles[start : start + size]
+            future = None
+            if number % cores:
+                future = self._pool.submit(_read_bundles, self._root, run, self._formats)
+            for bundle in run:
+                self._pending[bundle.id] = _Pending(run, future)
+
+    def _collect(self, pending: _Pending) -> None:
+        if pending.future is None:  # the parent's share, checked here now
+            assert self._index is not None
+            here, read = _check_run(self._source, self._index, pending.bundles, self._formats)
+            self._accept(pending.bundles, here, read)
+            return
+        try:
+            run = pending.future.result()
+        except Exception as error:  # a worker that died or failed: one line per file, no trace
+            reason = f"{type(error).__name__}: {error}".splitlines()[0]
+            message = f"not checked: the worker process reading it failed ({reason})"
+            for bundle in pending.bundles:
+                for language in bundle.languages:
+                    where = wire_path(bundle.id, language)
+                    stem = f"{BUNDLES_DIR}/{bundle.id}/{language}"
+                    self._documents[stem] = (None, [Diagnostic(where, 0, 0, message, "unreadable")])
+            return
+        documents: _Documents = {}
+        for bundle, found in zip(pending.bundles, run.reads, strict=True):
+            for language, (sent, diagnostics) in found.files.items():
+                document = None if sent is None else _document(self._source, sent)
+                if sent is not None and document is None:
+                    return  # a file changed since: the whole run is read again here, as it is now
+                documents[f"{BUNDLES_DIR}/{bundle.id}/{language}"] = (document, diagnostics)
+        self._accept(pending.bundles, run, documents)
+
+    def _accept(self, bundles: list[Bundle], run: _Run, documents: _Documents) -> None:
+        """A run checked, in a worker or here: its files for :meth:`read`, the rest for the
+        check."""
+        self._documents.update(documents)
+        self.rules += run.rules
+        self.server += run.server
+        for bundle, found in zip(bundles, run.reads, strict=True):
+            self._read[bundle.id] = found
+            for language in found.files:
+                document = documents[f"{BUNDLES_DIR}/{bundle.id}/{language}"][0]
+                if document is None:
+                    continue
+                if language in found.judged:
+                    self.judged[id(document)] = found.judged[language]
+                if language in found.sourced:
+                    self.sourced[id(document)] = found.sourced[language]
+
+    def take(self, bundle: Bundle, hashes: dict[str, dict[str, str]], scan: SecretScan) -> bool:
+        """The hashes and hits a worker found in ``bundle``, for its documents here; ``False``
+        where the bundle was read here instead (or not at all: its worker failed)."""
+        found = self._read.pop(bundle.id, None)
+        if found is None:
+            return False
+        hashes[bundle.id] = found.hashes
+        for language, finding, pointer, text, where, slug, path in found.hits:
+            document = bundle.files[language].document
+            scan.hits.append(Hit(finding, document, pointer, text, where, slug, path))
+        self.checked.add(bundle.id)
+        return True
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,199 @@
+"""A large catalog's check reads its bundles in worker processes: it must say exactly what the
+sequential check says, problems, positions, order and lock hashes, and a worker that fails must
+be one line of the report, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.generate import generate
+from build_tools.check import CheckResult, check_catalog
+from build_tools.check import workers as parallel_read
+from build_tools.cli.convert import convert_catalog
+from build_tools.model.catalog import Bundle
+
+TOKEN = "ghp" + "_" + "q8Zr2LmX4vT9wKp3Hs7Yb1Nc6Dj0Fg5Ae2Ux"
+"""A GitHub token's shape, which the secret scan reports."""
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six bundles of 25 roles in two languages: twelve files, both shares of the split."""
+    return generate(tmp_path_factory.mktemp("parallel") / "catalog", 150, instructions=300)
+
+
+@pytest.fixture
+def catalog(generated: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "catalog"
+    shutil.copytree(generated, root)
+    return root
+
+
+def _check(root: Path, monkeypatch: pytest.MonkeyPatch, *, parallel: bool) -> CheckResult:
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "cpu_count", lambda: 2)
+        patch.setattr(parallel_read, "PARALLEL_FILES", 1 if parallel else 10**9)
+        return check_catalog(root, parallel=True)
+
+
+def _same(root: Path, monkeypatch: pytest.MonkeyPatch) -> CheckResult:
+    sequential = _check(root, monkeypatch, parallel=False)
+    parallel = _check(root, monkeypatch, parallel=True)
+    assert parallel.diagnostics == sequential.diagnostics
+    assert parallel.warnings == sequential.warnings
+    assert parallel.current == sequential.current
+    assert parallel.changes == sequential.changes
+    assert parallel.stale_allowed == sequential.stale_allowed
+    return parallel
+
+
+def _edit(path: Path, change: Any) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def test_the_workers_are_used_and_a_clean_catalog_passes_the_same(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[int] = []
+    original = parallel_read.WorkerReads._start
+
+    def start(self: parallel_read.WorkerReads, bundles: list[Bundle]) -> None:
+        original(self, bundles)
+        started.append(sum(1 for run in self._pending.values() if run.future is not None))
+
+    monkeypatch.setattr(parallel_read.WorkerReads, "_start", start)
+    result = _same(catalog, monkeypatch)
+    assert result.ok and len(result.current) == 150
+    assert started and 0 < started[-1] < 6  # some bundles to the worker, the rest read here
+
+
+def test_a_change_without_a_bump_is_the_same_lock_problem(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def reword(data: Any) -> None:
+        data["roles"][3]["description"] += " (changed)"
+
+    _edit(catalog / "bundles/bundle-0003/ru.json", reword)
+    result = _same(catalog, monkeypatch)
+    assert [d.rule for d in result.diagnostics] == ["lock-not-bumped"]
+
+
+def _break_several(root: Path, extension: str) -> None:
+    """A problem of another kind in each of several bundles, read by either process."""
+    (root / f"bundles/bundle-0000/en{extension}").write_text("{ not valid", encoding="utf-8")
+    broken = root / f"bundles/bundle-0001/ru{extension}"
+    text = broken.read_text(encoding="utf-8")
+    if extension == ".json":
+        data = json.loads(text)
+        data["roles"][2]["name"] = 7
+        data["roles"][5]["description"] = " surrounded by spaces "
+        broken.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    else:
+        marker = "slug: role-00027"
+        assert marker in text
+        text = text.replace(marker, f"{marker}\n  unknownField: 1", 1)
+        broken.write_text(text, encoding="utf-8")
+        held = root / "bundles/bundle-0004/ru.yaml"
+        held.write_text(f"# {TOKEN}\n" + held.read_text(encoding="utf-8"), encoding="utf-8")
+    # A credential in a file that is otherwise sound, in a role's instructions.
+    secret = root / f"bundles/bundle-0004/en{extension}"
+    text = secret.read_text(encoding="utf-8")
+    opening = '"instructions": "' if extension == ".json" else "instructions: |-\n    "
+    assert opening in text
+    secret.write_text(text.replace(opening, f"{opening}key {TOKEN} ", 1), encoding="utf-8")
+    (root / f"bundles/bundle-0002/en{extension}").unlink()
+    unreadable = root / f"bundles/bundle-0003/en{extension}"
+    unreadable.unlink()
+    unreadable.mkdir()  # unreadable as a file, even by root
+    (root / f"bundles/bundle-0005/de{extension}").write_text("{}", encoding="utf-8")
+
+
+def test_problems_in_several_bundles_are_the_same_diagnostics(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break_several(catalog, ".json")
+    result = _same(catalog, monkeypatch)
+    rules = {d.rule for d in result.diagnostics}
+    assert {"json-syntax", "missing-file", "unreadable", "undeclared-file"} <= rules
+    assert "secret" in rules
+    assert len({d.file for d in result.diagnostics}) >= 5
+
+
+def test_a_yaml_catalog_with_problems_is_the_same(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conversion = convert_catalog(catalog, "yaml")
+    assert not getattr(conversion, "diagnostics", [])
+    assert _same(catalog, monkeypatch).ok
+    _break_several(catalog, ".yaml")
+    result = _same(catalog, monkeypatch)
+    assert {"yaml-syntax", "missing-file", "unreadable", "secret"} <= {
+        d.rule for d in result.diagnostics
+    }
+    assert all(d.line > 0 for d in result.diagnostics if d.rule == "secret")
+
+
+def test_a_worker_that_dies_is_one_line_per_file_it_held(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def die(*arguments: Any, **keywords: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(3)
+        return original(*arguments, **keywords)
+
+    parent, original = os.getpid(), parallel_read._check_run
+    monkeypatch.setattr(parallel_read, "_check_run", die)
+    result = _check(catalog, monkeypatch, parallel=True)
+    failed = [d for d in result.diagnostics if d.rule == "unreadable"]
+    assert failed and len(failed) == len(result.diagnostics)
+    for diagnostic in failed:
+        assert "\n" not in diagnostic.message
+        assert diagnostic.message.startswith("not checked: the worker process reading it failed")
+    assert not result.ok and not result.current
+
+
+def test_a_worker_that_raises_is_one_line_too(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*arguments: Any, **keywords: Any) -> Any:
+        if os.getpid() != parent:
+            raise MemoryError("out of memory\nsecond line")
+        return original(*arguments, **keywords)
+
+    parent, original = os.getpid(), parallel_read._check_run
+    monkeypatch.setattr(parallel_read, "_check_run", fail)
+    result = _check(catalog, monkeypatch, parallel=True)
+    failed = [d for d in result.diagnostics if d.rule == "unreadable"]
+    assert failed and all("\n" not in d.message for d in failed)
+    assert any("MemoryError: out of memory)" in d.message for d in failed)
+
+
+def test_a_file_changed_after_its_worker_read_it_is_read_again(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent, original = os.getpid(), parallel_read._check_run
+
+    def then_change(
+        source: Any, index: Any, bundles: list[Bundle], formats: Any, **keywords: Any
+    ) -> Any:
+        found = original(source, index, bundles, formats, **keywords)
+        if os.getpid() != parent:
+            _edit(
+                catalog / f"bundles/{bundles[0].id}/en.json",
+                lambda data: data["roles"][0].update(name=9),
+            )
+        return found
+
+    monkeypatch.setattr(parallel_read, "_check_run", then_change)
+    parallel = _check(catalog, monkeypatch, parallel=True)
+    sequential = _check(catalog, monkeypatch, parallel=False)  # every worker's edit made now
+    assert parallel.diagnostics == sequential.diagnostics
+    assert parallel.diagnostics  # each edit made a name a number, which the schema refuses
