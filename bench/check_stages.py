@@ -1,6 +1,7 @@
 """Where the time of one ``rolecat check`` goes, stage by stage, in CPU seconds.
 
-``python -m bench.check_stages CATALOG_DIR`` runs the check once in this process with each stage
+``python -m bench.check_stages CATALOG_DIR`` runs the check once in this process, all of it here
+(``rolecat check`` splits the work of each bundle over the cores at this size), with each stage
 timed (the stages are the check's own functions, wrapped here; nothing in ``build_tools`` knows of
 it) and prints one line per stage. The bench prints it for L under its table, so
 whoever makes the check faster starts from where its time goes rather than from a guess.

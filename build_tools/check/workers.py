@@ -4,17 +4,19 @@ rules of one bundle in worker processes.
 At 5,000 roles the check spends most of its time on each bundle alone (its parsing, its schema,
 its lock hashes, the secret scan of its strings, the rules that look at one bundle and the
 judgement of its published files), work that needs nothing from any other bundle: split over the
-machine's cores it takes a fraction of the wall clock. Each worker takes runs of bundles and
-sends back what the parent needs: each file's data and inlined files, its diagnostics, its
-bundle's hashes, the scan's hits, the published files' verdicts and the diagnostics of the rules
-of one bundle (:data:`BUNDLE_RULES`, :data:`SERVER_BUNDLE_RULES`) on the run. The positions of
-values are not sent (a YAML file's marks do not pickle, and a clean file never needs one): the
-parent works them out from the bytes when a diagnostic asks, exactly as a file parsed here would.
-The parent reads the index, its own share of the bundles and everything else as before and runs
-the rules across bundles on the whole catalog, so every diagnostic is the sequential path's.
+machine's cores it takes a fraction of the wall clock. The parent checks runs of bundles from
+the first on, in the index's order, and forked workers from the last back, each run the same way
+(:func:`_check_run`). A worker sends back what the parent needs: each file's values but its
+roles' instructions, its diagnostics, its bundle's hashes, the scan's hits, the published files'
+verdicts and the diagnostics of the rules of one bundle (:data:`BUNDLE_RULES`,
+:data:`SERVER_BUNDLE_RULES`) on the run. The positions of values are not sent (a YAML file's
+marks do not pickle, and a clean file never needs one): the parent works them out from the
+bytes when a diagnostic asks, exactly as a file parsed here would. The parent then runs the rules
+across bundles on the whole catalog, so every diagnostic is the sequential path's.
 
-Only ``rolecat check`` on a directory uses it, above :data:`PARALLEL_FILES` declared files; the
-build and the preview (which pass a memo or reuse what they read) stay sequential.
+Only ``rolecat check`` uses it (``check_catalog(parallel=True)``, whose result keeps no
+catalog), above :data:`PARALLEL_FILES` declared files, where ``fork`` starts processes; ``--fix``,
+the exports, the build and the preview stay sequential.
 """
 
 from __future__ import annotations
@@ -61,8 +63,10 @@ PARALLEL_FILES = 48
 """Declared bundle files from which workers are started: below it, forking them costs more than
 they save (about 20 ms at 2 workers; 48 files of the synthetic catalogs take some 0.1 s)."""
 RUNS_PER_PROCESS = 4
-"""Runs of bundles per process: one hand-over per bundle left workers idle a third of the time,
-waiting on the parent's queue; runs much longer would leave the parent waiting at the end."""
+"""Runs of bundles per process. The parent checks runs from the first on and the workers from
+the last back, and they meet where the work is done: the shorter the runs, the less one waits
+for the other there, but each is one more hand-over between processes, which cost the parent
+more than the wait saved at 16 runs a process (5,000 roles x 2, 2 cores)."""
 
 _File = tuple[str, Any, int, int, dict[str, int]] | None
 """A bundle file as a worker sends it: path, data without the roles' instructions
@@ -99,16 +103,29 @@ class _Run:
 
 _index: Document | None = None
 """In a worker: the index the parent read, inherited as the process was forked."""
+_claims: Any = None
+"""Who checks each run, in memory the parent and the workers share: :data:`_NOBODY` until the
+parent (:data:`_PARENT`) or a worker (:data:`_WORKER`) claims it, under the array's lock."""
+_NOBODY, _PARENT, _WORKER = 0, 1, 2
+_CLAIM_SECONDS = 10.0
+"""How long the parent waits for the claims' lock: only a worker killed while it held the lock
+(a few instructions) keeps it longer, and that worker's run is then reported as not checked."""
 
 
-def _inherit(index: Document) -> None:
-    global _index
-    _index = index
+def _inherit(index: Document, claims: Any) -> None:
+    global _index, _claims
+    _index, _claims = index, claims
 
 
-def _read_bundles(root: Path, bundles: list[Bundle], formats: Sequence[Format]) -> _Run:
-    """In a worker: a run of bundles, sent back at once."""
+def _read_bundles(
+    root: Path, number: int, bundles: list[Bundle], formats: Sequence[Format]
+) -> _Run | None:
+    """In a worker: run ``number``, sent back at once; ``None`` if the parent claimed it first."""
     assert _index is not None, "the pool's initializer hands the workers the index"
+    with _claims.get_lock():
+        if _claims[number] != _NOBODY:
+            return None
+        _claims[number] = _WORKER
     return _check_run(DirectorySource(root), _index, bundles, formats, sending=True)[0]
 
 
@@ -245,11 +262,12 @@ def _document(source: CatalogSource, sent: _File) -> Document | None:
 
 @dataclass
 class _Pending:
-    """A run of bundles, until the parent reaches the first of them: handed to a worker, or
-    (``future`` ``None``) the parent's own share."""
+    """A run of bundles, until the parent reaches the first of them: handed to the workers, or
+    (``future`` ``None``) the parent's first."""
 
     bundles: list[Bundle]
-    future: Future[_Run] | None
+    number: int
+    future: Future[_Run | None] | None
 
 
 class WorkerReads:
@@ -270,6 +288,7 @@ class WorkerReads:
         self.checked: set[str] = set()
         """The ids of those bundles: the rules of one bundle are run here on the others only."""
         self._pool: ProcessPoolExecutor | None = None
+        self._claims: Any = None
         self._index: Document | None = None
         self._source: CatalogSource = DirectorySource(root)
         self._pending: dict[str, _Pending] = {}
@@ -306,33 +325,53 @@ class WorkerReads:
         import multiprocessing  # only here: a small catalog's check never starts them
         from concurrent.futures import ProcessPoolExecutor
 
-        methods = multiprocessing.get_all_start_methods()
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return  # a worker started afresh would import everything and read the index again
+        size = max(1, len(bundles) // (cores * RUNS_PER_PROCESS))
+        runs = [bundles[start : start + size] for start in range(0, len(bundles), size)]
+        context = multiprocessing.get_context("fork")
+        self._claims = context.Array("b", len(runs))
         # Forked workers start at once, with every module the parent imported and the index.
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self._pool = ProcessPoolExecutor(
-            cores - 1, mp_context=context, initializer=_inherit, initargs=(index,)
+            cores - 1, mp_context=context, initializer=_inherit, initargs=(index, self._claims)
         )
         self._index = index
-        # Runs of bundles in turn: one for the parent, then one for each worker, each checked
-        # the same way. Handing a bundle over costs the parent about a third of reading it, so
-        # the parent checks its share itself, as it reaches each of its runs.
-        size = max(1, len(bundles) // (cores * RUNS_PER_PROCESS))
-        for number, start in enumerate(range(0, len(bundles), size)):
-            run = bundles[start : start + size]
-            future = None
-            if number % cores:
-                future = self._pool.submit(_read_bundles, self._root, run, self._formats)
+        for bundle in runs[0]:
+            self._pending[bundle.id] = _Pending(runs[0], 0, None)
+        # The workers take the runs from the last back; the parent checks each run it reaches
+        # that no worker has claimed yet (see _collect), so they meet where the work is done.
+        for number in range(len(runs) - 1, 0, -1):
+            run = runs[number]
+            future = self._pool.submit(_read_bundles, self._root, number, run, self._formats)
             for bundle in run:
-                self._pending[bundle.id] = _Pending(run, future)
+                self._pending[bundle.id] = _Pending(run, number, future)
+
+    def _claimed_here(self, pending: _Pending) -> bool:
+        """Whether the parent checks the run: its first, or one no worker has claimed."""
+        if pending.future is None:
+            return True
+        lock = self._claims.get_lock()
+        if not lock.acquire(timeout=_CLAIM_SECONDS):
+            return False  # its future reports the worker that died holding the lock
+        try:
+            if self._claims[pending.number] != _NOBODY:
+                return False
+            self._claims[pending.number] = _PARENT
+            return True
+        finally:
+            lock.release()
 
     def _collect(self, pending: _Pending) -> None:
-        if pending.future is None:  # the parent's share, checked here now
+        if self._claimed_here(pending):
             assert self._index is not None
             here, read = _check_run(self._source, self._index, pending.bundles, self._formats)
             self._accept(pending.bundles, here, read)
             return
+        assert pending.future is not None
         try:
             run = pending.future.result()
+            if run is None:
+                raise RuntimeError("the worker left its run unchecked")
         except Exception as error:  # a worker that died or failed: one line per file, no trace
             reason = f"{type(error).__name__}: {error}".splitlines()[0]
             message = f"not checked: the worker process reading it failed ({reason})"
@@ -383,4 +422,6 @@ class WorkerReads:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            # The runs the parent checked end at once in the workers: none is cancelled, which
+            # Python 3.11 could not report when a worker then died (InvalidStateError).
+            self._pool.shutdown(wait=True)

@@ -197,3 +197,35 @@ def test_a_file_changed_after_its_worker_read_it_is_read_again(
     sequential = _check(catalog, monkeypatch, parallel=False)  # every worker's edit made now
     assert parallel.diagnostics == sequential.diagnostics
     assert parallel.diagnostics  # each edit made a name a number, which the schema refuses
+
+
+def test_the_rules_across_bundles_see_the_files_workers_read(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name taken in two bundles and a tier word, in bundles the workers check first (from
+    the last back): the parent finds them in what the workers sent, at their positions."""
+
+    def name_of(path: Path) -> str:
+        return str(json.loads(path.read_text(encoding="utf-8"))["roles"][0]["name"])
+
+    taken = name_of(catalog / "bundles/bundle-0000/en.json")
+    _edit(catalog / "bundles/bundle-0005/en.json", lambda data: data["roles"][0].update(name=taken))
+    for language in ("en", "ru"):
+        _edit(
+            catalog / f"bundles/bundle-0004/{language}.json",
+            lambda data: data["roles"][1].update(modelConfig={"chatModel": "pro"}),
+        )
+    result = _same(catalog, monkeypatch)
+    found = {(d.rule, d.file, d.line > 0) for d in result.warnings}
+    assert ("server-duplicate-name-across-bundles", "bundles/bundle-0005/en.json", True) in found
+    assert ("server-model-is-literal", "bundles/bundle-0004/en.json", True) in found
+
+
+def test_the_rules_are_split_into_those_of_one_bundle_and_those_across_bundles() -> None:
+    from build_tools.rules import across_files, server_contract
+
+    rules = across_files.BUNDLE_RULES + across_files.CATALOG_RULES
+    assert sorted(rule.__name__ for rule in rules) == sorted(r.__name__ for r in across_files.RULES)
+    server = server_contract.SERVER_BUNDLE_RULES + server_contract.SERVER_CATALOG_RULES
+    assert set(server) == set(server_contract.SERVER_RULES)
+    assert server_contract.unique_names in server_contract.SERVER_CATALOG_RULES
