@@ -384,6 +384,8 @@ class WorkerReads:
         documents: _Documents = {}
         for bundle, found in zip(pending.bundles, run.reads, strict=True):
             for language, (sent, diagnostics) in found.files.items():
+                if sent is not None and not diagnostics and language not in found.judged:
+                    return  # not judged there (never, for a sound file): all checked here
                 document = None if sent is None else _document(self._source, sent)
                 if sent is not None and document is None:
                     return  # a file changed since: the whole run is read again here, as it is now

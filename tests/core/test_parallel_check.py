@@ -229,3 +229,18 @@ def test_the_rules_are_split_into_those_of_one_bundle_and_those_across_bundles()
     server = server_contract.SERVER_BUNDLE_RULES + server_contract.SERVER_CATALOG_RULES
     assert set(server) == set(server_contract.SERVER_RULES)
     assert server_contract.unique_names in server_contract.SERVER_CATALOG_RULES
+
+
+def test_a_run_a_worker_could_not_judge_is_checked_here(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker sends no instructions: a file it did not judge is judged here, from the file."""
+    parent, original = os.getpid(), parallel_read.judge_document
+
+    def judge_here_only(*arguments: Any) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("cannot judge")
+        return original(*arguments)
+
+    monkeypatch.setattr(parallel_read, "judge_document", judge_here_only)
+    assert _same(catalog, monkeypatch).ok
