@@ -2,14 +2,17 @@
 the table shows.
 
 Every measured command runs as its own process, as people run it: an in-process call would share
-warm imports and caches between runs and hide startup costs. Two peaks are kept. ``wait4`` reports
-the largest resident set of any one process of the tree (the child or one it waited for), exactly,
-but not what they held together: a build that runs Pagefind while it still holds its own memory
-needs the sum. So the tree's summed RSS (``/proc``) is also sampled every 20 ms while the child
-runs; the peak is the larger of that sum and ``wait4``'s figure, as a sample can miss a short peak
-of one process. A child between ``fork`` and ``exec`` is left out of the sum (it shares its
-parent's pages); otherwise RSS counts pages that processes share (libraries) once in each, so the
-sum errs high, never low.
+warm imports and caches between runs and hide startup costs. Two peaks are kept, both read from
+``/proc`` every 20 ms while the child runs. Each process's own high-water mark (``VmHWM``, which
+the kernel keeps, so no peak between two samples is missed) gives the largest resident set of
+any one process of the tree, exactly but for what it gains in its last 20 ms; but not what they
+held together: a build that runs Pagefind while it still holds its own memory needs the sum, so
+the tree's summed RSS is sampled too, and the tree's peak is the larger of the two. ``wait4``'s
+``ru_maxrss`` is no measure of the child: Linux counts in it the resident set of the process that
+forked it (this bench, which may hold a large catalog) as it was at the fork; it is used only for
+a child too short for any sample. A child between ``fork`` and ``exec`` is left out of the sum
+(it shares its parent's pages); otherwise RSS counts pages that processes share (libraries) once
+in each, so the sum errs high, never low.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ class Run:
 
     seconds: float
     max_rss_kib: int
-    """The largest resident set of one process of the tree (``wait4``), in KiB."""
+    """The largest resident set of one process of the tree (its ``VmHWM``), in KiB."""
     peak_kib: int
     """The tree's peak: its largest sampled sum of resident sets, or ``max_rss_kib`` if larger."""
     returncode: int
@@ -63,13 +66,14 @@ def run(
         _pid, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
         sampled = sampler.stop()
+        largest = sampler.largest_kib or usage.ru_maxrss  # KiB on Linux
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
         out.seek(0)
         err.seek(0)
         return Run(
             seconds,
-            usage.ru_maxrss,  # KiB on Linux
-            max(sampled, usage.ru_maxrss),
+            largest,
+            max(sampled, largest),
             process.returncode,
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
@@ -77,12 +81,13 @@ def run(
 
 
 class TreeSampler:
-    """The largest sum of resident sets of a process and all its descendants, sampled from
-    ``/proc`` in a thread until ``stop``."""
+    """The largest sum of resident sets of a process and all its descendants, and the largest
+    high-water mark of one of them, sampled from ``/proc`` in a thread until ``stop``."""
 
     def __init__(self, root: int, interval: float = 0.02) -> None:
         self.root = root
         self.peak_kib = 0
+        self.largest_kib = 0
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, args=(interval,), daemon=True)
         self._thread.start()
@@ -94,22 +99,25 @@ class TreeSampler:
 
     def _sample(self, interval: float) -> None:
         while not self._done.is_set():
-            self.peak_kib = max(self.peak_kib, tree_rss_kib(self.root))
+            total, largest = tree_rss_kib(self.root)
+            self.peak_kib = max(self.peak_kib, total)
+            self.largest_kib = max(self.largest_kib, largest)
             self._done.wait(interval)
 
 
 _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def tree_rss_kib(root: int) -> int:
-    """The resident sets of ``root`` and its descendants now, summed, in KiB (0 once it is gone).
+def tree_rss_kib(root: int) -> tuple[int, int]:
+    """The resident sets of ``root`` and its descendants now, summed, and the largest high-water
+    mark (``VmHWM``) among them, in KiB (0 once they are gone).
 
     A process's children are listed per thread, in ``/proc/PID/task/TID/children``. A child that
     has not yet run a program of its own (between ``fork`` and ``exec``: its command line is still
     its parent's) shares its parent's pages, and its resident set would count them twice: it is
     counted from its ``exec`` on.
     """
-    total, pending = 0, [(root, b"")]
+    total, largest, pending = 0, 0, [(root, b"")]
     while pending:
         pid, parent_cmdline = pending.pop()
         try:
@@ -118,12 +126,21 @@ def tree_rss_kib(root: int) -> int:
             if cmdline != parent_cmdline:
                 with open(f"/proc/{pid}/statm", "rb") as statm:
                     total += int(statm.read().split()[1]) * _PAGE_KIB
+                largest = max(largest, _high_water_kib(pid))
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
                     pending.extend((int(child), cmdline) for child in children.read().split())
         except (OSError, ValueError, IndexError):  # it exited meanwhile
             continue
-    return total
+    return total, largest
+
+
+def _high_water_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", "rb") as status:
+        for line in status:
+            if line.startswith(b"VmHWM:"):
+                return int(line.split()[1])
+    return 0
 
 
 def median(values: Sequence[float]) -> float | None:
