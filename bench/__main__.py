@@ -105,7 +105,7 @@ class Row:
     plugin_rss_kib: list[int] = field(default_factory=list)
     """The plugin build's peak: the sum over its process tree, or its largest process if more."""
     plugin_one_kib: list[int] = field(default_factory=list)
-    """The largest resident set of one process of the plugin's build (``wait4``)."""
+    """The largest resident set of one process of the plugin's build (its ``VmHWM``)."""
     plain_rss_kib: list[int] = field(default_factory=list)
     pagefind_rss_kib: list[int] = field(default_factory=list)
     role_pages: int = 0
@@ -696,7 +696,7 @@ def report(
             "size of <lang>/<bundle>/<slug>/index.html. peak RSS: max over runs of the build's "
             "peak, the summed resident sets of the build process and the processes it runs "
             "(Pagefind) sampled every 20 ms, or the largest of one process if larger "
-            "(bench/measure.py); in brackets the largest single process (wait4)."
+            "(bench/measure.py); in brackets the largest single process (its own VmHWM)."
         )
     for row in rows:
         out.extend(per_page(row))
