@@ -112,6 +112,14 @@ _CLAIM_SECONDS = 10.0
 (a few instructions) keeps it longer, and that worker's run is then reported as not checked."""
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, as a container or ``taskset`` sets it),
+    not every core of the machine."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _inherit(index: Document, claims: Any) -> None:
     global _index, _claims
     _index, _claims = index, claims
@@ -319,7 +327,7 @@ class WorkerReads:
 
     def _start(self, index: Document) -> None:
         bundles = declared_bundles(index)
-        cores = os.cpu_count() or 1
+        cores = usable_cores()
         if cores < 2 or sum(len(b.languages) for b in bundles) < PARALLEL_FILES:
             return
         import multiprocessing  # only here: a small catalog's check never starts them
@@ -360,6 +368,18 @@ class WorkerReads:
             return True
         finally:
             lock.release()
+
+    def _claim_the_rest(self) -> None:
+        """Every run no worker has started, claimed so that each ends at once in the workers:
+        the check is over (or stopped), and nobody needs them."""
+        lock = self._claims.get_lock()
+        if lock.acquire(timeout=_CLAIM_SECONDS):
+            try:
+                for number in range(len(self._claims)):
+                    if self._claims[number] == _NOBODY:
+                        self._claims[number] = _PARENT
+            finally:
+                lock.release()
 
     def _collect(self, pending: _Pending) -> None:
         if self._claimed_here(pending):
@@ -424,6 +444,7 @@ class WorkerReads:
 
     def close(self) -> None:
         if self._pool is not None:
+            self._claim_the_rest()
             # The runs the parent checked end at once in the workers: none is cancelled, which
             # Python 3.11 could not report when a worker then died (InvalidStateError).
             self._pool.shutdown(wait=True)

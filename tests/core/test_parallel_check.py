@@ -16,7 +16,7 @@ from bench.generate import generate
 from build_tools.check import CheckResult, check_catalog
 from build_tools.check import workers as parallel_read
 from build_tools.cli.convert import convert_catalog
-from build_tools.model.catalog import Bundle
+from build_tools.model.catalog import Bundle, DirectorySource
 
 TOKEN = "ghp" + "_" + "q8Zr2LmX4vT9wKp3Hs7Yb1Nc6Dj0Fg5Ae2Ux"
 """A GitHub token's shape, which the secret scan reports."""
@@ -37,7 +37,7 @@ def catalog(generated: Path, tmp_path: Path) -> Path:
 
 def _check(root: Path, monkeypatch: pytest.MonkeyPatch, *, parallel: bool) -> CheckResult:
     with monkeypatch.context() as patch:
-        patch.setattr(os, "cpu_count", lambda: 2)
+        patch.setattr(parallel_read, "usable_cores", lambda: 2)
         patch.setattr(parallel_read, "PARALLEL_FILES", 1 if parallel else 10**9)
         return check_catalog(root, parallel=True)
 
@@ -244,3 +244,20 @@ def test_a_run_a_worker_could_not_judge_is_checked_here(
 
     monkeypatch.setattr(parallel_read, "judge_document", judge_here_only)
     assert _same(catalog, monkeypatch).ok
+
+
+def test_a_process_allowed_one_core_checks_alone(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A container or ``taskset`` may allow one core of many: no worker is started then."""
+    monkeypatch.setattr(parallel_read, "PARALLEL_FILES", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    reads = parallel_read.WorkerReads(catalog, ("json", "yaml"))
+    index, _problems = reads.read(DirectorySource(catalog), "index", "index")
+    assert index is not None and not reads.started
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    reads = parallel_read.WorkerReads(catalog, ("json", "yaml"))
+    reads.read(DirectorySource(catalog), "index", "index")
+    assert reads.started
+    reads.close()
