@@ -13,6 +13,7 @@ The directory is ``ROLECAT_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -69,5 +70,6 @@ def remembered(name: str, made_of: Iterable[bytes], make: Callable[[], tuple[str
         partial.write_text(json.dumps({"key": stamp, "value": value}), encoding="utf-8")
         os.replace(partial, path)  # whole or not at all, whoever else writes it meanwhile
     except OSError:
-        partial.unlink(missing_ok=True) if partial.parent.is_dir() else None
+        with contextlib.suppress(OSError):  # a cache that cannot be written is only not kept
+            partial.unlink(missing_ok=True)
     return value

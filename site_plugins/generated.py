@@ -27,7 +27,7 @@ from build_tools.wire import judged, raw_tree, site_paths
 from site_plugins import chrome, history_feeds, pages, preview, rendering, theme
 from site_plugins.config import RolesCatalogConfig
 from site_plugins.labels import labels
-from site_plugins.text_files import EncodedFile, MarkedTextFile
+from site_plugins.text_files import EncodedFile
 
 Logger = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
@@ -241,10 +241,7 @@ def add(
     shown: dict[str, object] = {}
     for path, content in generated.items():
         file: File
-        if isinstance(content, pages.MarkedText):
-            file = MarkedTextFile.of(config, path, content)
-            content = content.text
-        elif isinstance(content, (Export, raw_tree.Published)):
+        if isinstance(content, (pages.MarkedText, Export, raw_tree.Published)):
             file = EncodedFile.of(config, path, content)  # compared by value in ``shown``
         else:
             file = preview.GeneratedFile.generated(config, path, content=content)
@@ -302,10 +299,8 @@ def release_raw_files(build: Build, *, serving: bool) -> None:
         return
     if build.catalog is not None:
         # Nor the sources' bytes, published now: a build locates nothing in them any more.
-        build.catalog.index.let_go_of_source()
-        for bundle in build.catalog.bundles:
-            for language_file in bundle.files.values():
-                language_file.document.let_go_of_source()
+        for document in build.catalog.documents():
+            document.let_go_of_source()
     # Their pages go back to the system: the largest pages, rendered next, are megabytes each
     # and would take fresh ones on top (the build's peak, at L).
     preview.return_free_memory()

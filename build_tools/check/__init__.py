@@ -209,10 +209,7 @@ def _check(
     warnings = [d for d in found if d.severity == "warning"]
     diagnostics += [d for d in found if d.severity != "warning"]
     scan.index(catalog.index)
-    for document in [
-        catalog.index,
-        *(f.document for b in catalog.bundles for f in b.files.values()),
-    ]:
+    for document in catalog.documents():
         scan.source(document, workers.sourced.get(id(document)) if workers else None)
     allowed, problems = read_allowlist(root)
     verdict = judge(scan.hits, allowed, catalog, complete=not diagnostics)

@@ -33,7 +33,6 @@ from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.lock import bundle_hashes
 from build_tools.model import schema
 from build_tools.model.catalog import (
-    BUNDLES_DIR,
     Bundle,
     BundleFile,
     Catalog,
@@ -52,8 +51,8 @@ from build_tools.rules.secret_scan import (
     source_findings,
 )
 from build_tools.rules.server_contract import SERVER_BUNDLE_RULES
-from build_tools.sources.formats import Format
-from build_tools.sources.json_reader import Document, Position, _JsonPositions
+from build_tools.sources.formats import Format, located
+from build_tools.sources.json_reader import Document
 from build_tools.wire.judged import judge_document
 
 if TYPE_CHECKING:
@@ -169,7 +168,7 @@ def _read_bundle(
     read goes into ``documents`` too."""
     files: dict[str, tuple[_File, list[Diagnostic]]] = {}
     for language in bundle.languages:
-        stem = f"{BUNDLES_DIR}/{bundle.id}/{language}"
+        stem = wire_path(bundle.id, language, "")
         document, found = documents[stem] = read_document(source, stem, "bundle")
         if document is not None and not found:
             bundle.files[language] = BundleFile(bundle.id, language, document)
@@ -231,27 +230,6 @@ def _sent_data(data: Any) -> Any:
     return {**data, "roles": kept}
 
 
-class _Reparsed:
-    """The positions of a YAML file parsed in a worker, from the file parsed again on first use."""
-
-    def __init__(self, path: str, raw: bytes) -> None:
-        self._path, self._raw = path, raw
-        self._document: Document | None = None
-
-    def _parsed(self) -> Document:
-        if self._document is None:
-            from build_tools.sources.yaml_reader import parse_yaml
-
-            self._document = parse_yaml(self._path, self._raw)
-        return self._document
-
-    def value(self, pointer: Pointer) -> Position | None:
-        return self._parsed()._value_position(pointer)
-
-    def key(self, pointer: Pointer) -> Position | None:
-        return self._parsed()._key_position(pointer)
-
-
 def _document(source: CatalogSource, sent: _File) -> Document | None:
     """The worker's file as a :class:`Document` over the bytes read here, with positions as its
     parser gives them; ``None`` where the file changed since the worker read it."""
@@ -263,9 +241,7 @@ def _document(source: CatalogSource, sent: _File) -> Document | None:
         return None
     if raw is None or len(raw) != size or zlib.crc32(raw) != crc:
         return None
-    positions: _JsonPositions | _Reparsed
-    positions = _JsonPositions(raw) if path.endswith(".json") else _Reparsed(path, raw)
-    return Document(path, data, positions.value, positions.key, raw, inlined)
+    return located(path, data, raw, inlined)
 
 
 @dataclass
@@ -354,35 +330,23 @@ class WorkerReads:
             for bundle in run:
                 self._pending[bundle.id] = _Pending(run, number, future)
 
-    def _claimed_here(self, pending: _Pending) -> bool:
-        """Whether the parent checks the run: its first, or one no worker has claimed."""
-        if pending.future is None:
-            return True
+    def _claim(self, numbers: range) -> list[int]:
+        """The runs of ``numbers`` that no worker had claimed, claimed now by the parent; none if
+        the claims' lock stays held (a worker died holding it: its future says so)."""
         lock = self._claims.get_lock()
         if not lock.acquire(timeout=_CLAIM_SECONDS):
-            return False  # its future reports the worker that died holding the lock
+            return []
         try:
-            if self._claims[pending.number] != _NOBODY:
-                return False
-            self._claims[pending.number] = _PARENT
-            return True
+            free = [number for number in numbers if self._claims[number] == _NOBODY]
+            for number in free:
+                self._claims[number] = _PARENT
+            return free
         finally:
             lock.release()
 
-    def _claim_the_rest(self) -> None:
-        """Every run no worker has started, claimed so that each ends at once in the workers:
-        the check is over (or stopped), and nobody needs them."""
-        lock = self._claims.get_lock()
-        if lock.acquire(timeout=_CLAIM_SECONDS):
-            try:
-                for number in range(len(self._claims)):
-                    if self._claims[number] == _NOBODY:
-                        self._claims[number] = _PARENT
-            finally:
-                lock.release()
-
     def _collect(self, pending: _Pending) -> None:
-        if self._claimed_here(pending):
+        number = pending.number
+        if pending.future is None or self._claim(range(number, number + 1)):
             assert self._index is not None
             here, read = _check_run(self._source, self._index, pending.bundles, self._formats)
             self._accept(pending.bundles, here, read)
@@ -398,8 +362,8 @@ class WorkerReads:
             for bundle in pending.bundles:
                 for language in bundle.languages:
                     where = wire_path(bundle.id, language)
-                    stem = f"{BUNDLES_DIR}/{bundle.id}/{language}"
-                    self._documents[stem] = (None, [Diagnostic(where, 0, 0, message, "unreadable")])
+                    unread = Diagnostic(where, 0, 0, message, "unreadable")
+                    self._documents[wire_path(bundle.id, language, "")] = (None, [unread])
             return
         documents: _Documents = {}
         for bundle, found in zip(pending.bundles, run.reads, strict=True):
@@ -409,7 +373,7 @@ class WorkerReads:
                 document = None if sent is None else _document(self._source, sent)
                 if sent is not None and document is None:
                     return  # a file changed since: the whole run is read again here, as it is now
-                documents[f"{BUNDLES_DIR}/{bundle.id}/{language}"] = (document, diagnostics)
+                documents[wire_path(bundle.id, language, "")] = (document, diagnostics)
         self._accept(pending.bundles, run, documents)
 
     def _accept(self, bundles: list[Bundle], run: _Run, documents: _Documents) -> None:
@@ -421,7 +385,7 @@ class WorkerReads:
         for bundle, found in zip(bundles, run.reads, strict=True):
             self._read[bundle.id] = found
             for language in found.files:
-                document = documents[f"{BUNDLES_DIR}/{bundle.id}/{language}"][0]
+                document = documents[wire_path(bundle.id, language, "")][0]
                 if document is None:
                     continue
                 if language in found.judged:
@@ -444,7 +408,7 @@ class WorkerReads:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._claim_the_rest()
+            self._claim(range(len(self._claims)))  # nobody needs the runs no worker started
             # The runs the parent checked end at once in the workers: none is cancelled, which
             # Python 3.11 could not report when a worker then died (InvalidStateError).
             self._pool.shutdown(wait=True)

@@ -14,7 +14,6 @@ from build_tools.diagnostics import Diagnostic
 from build_tools.model.catalog import DirectorySource, load_catalog, relative
 from build_tools.rules.across_files import run_rules
 from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, parse
-from build_tools.sources.json_reader import Document
 
 
 @dataclass
@@ -34,10 +33,8 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
         diagnostics += run_rules(catalog)
     if catalog is None or diagnostics:
         return Conversion(sorted(set(diagnostics)))
-    documents: list[Document] = [catalog.index]
-    documents += [file.document for bundle in catalog.bundles for file in bundle.files.values()]
     pending = []
-    for document in documents:
+    for document in catalog.documents():
         if format_of(document.path) == to:
             continue
         target = posixpath.splitext(document.path)[0] + EXTENSIONS[to]

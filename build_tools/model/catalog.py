@@ -212,6 +212,10 @@ class Catalog:
         """Every language of the catalog, in the order the index first declares it."""
         return list(dict.fromkeys(lang for bundle in self.bundles for lang in bundle.languages))
 
+    def documents(self) -> list[Document]:
+        """The index, then every bundle file that was read, in the index's order."""
+        return [self.index, *(f.document for b in self.bundles for f in b.files.values())]
+
 
 def wire_path(bundle_id: str, language: str, extension: str = ".json") -> str:
     """Where the server fetches a bundle file, relative to the base URL."""

@@ -213,10 +213,7 @@ _PLACEHOLDER_BYTES = PLACEHOLDER.encode()
 
 def placeholders(catalog: Catalog) -> Iterator[Diagnostic]:
     """Every text still holding a scaffold's placeholder, with what to write instead."""
-    documents = [catalog.index]
-    for bundle in catalog.bundles:
-        documents += [file.document for file in bundle.files.values()]
-    for document in documents:
+    for document in catalog.documents():
         # One scan of the bytes; the values are walked only where the marker is (or where
         # instruction files were inlined, whose text is not in the bytes).
         if _PLACEHOLDER_BYTES not in document.raw and not document.inlined:

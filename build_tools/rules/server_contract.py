@@ -91,16 +91,9 @@ class Stored:
         )
 
 
-def _documents(catalog: Catalog) -> Iterator[Document]:
-    yield catalog.index
-    for bundle in catalog.bundles:
-        for file in bundle.files.values():
-            yield file.document
-
-
 def no_nul(catalog: Catalog) -> Iterator[Diagnostic]:
     """U+0000 anywhere in a published string or key: Postgres refuses the whole role."""
-    for document in _documents(catalog):
+    for document in catalog.documents():
         if _NUL_ESCAPE not in document.raw and _read_as_written(document):
             continue  # JSON writes U+0000 only as this escape: a raw one is a control character
         for pointer, text, is_key in strings(document.data):

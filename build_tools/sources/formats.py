@@ -15,7 +15,8 @@ import json
 import re
 from typing import Any, Literal
 
-from build_tools.sources.json_reader import parse_json
+from build_tools.diagnostics import Pointer
+from build_tools.sources.json_reader import Document, JsonPositions, Position, parse_json
 from build_tools.sources.yaml_core import CORE_PATTERNS
 
 Format = Literal["json", "yaml"]
@@ -355,6 +356,37 @@ def format_of(path: str) -> Format:
 
 def dump(value: Any, format: Format) -> bytes:
     return dump_json(value) if format == "json" else dump_yaml(value)
+
+
+def located(path: str, data: Any, raw: bytes, inlined: dict[str, int]) -> Document:
+    """A document of values read elsewhere (in a worker process) from ``raw``: each value is
+    placed, on first asking, where the file's own reader places it."""
+    if format_of(path) == "json":
+        positions: JsonPositions | _Reparsed = JsonPositions(raw)
+    else:
+        positions = _Reparsed(path, raw)
+    return Document(path, data, positions.value, positions.key, raw, inlined)
+
+
+class _Reparsed:
+    """The positions of a YAML file, from the file parsed again on first use."""
+
+    def __init__(self, path: str, raw: bytes) -> None:
+        self._path, self._raw = path, raw
+        self._document: Document | None = None
+
+    def _parsed(self) -> Document:
+        if self._document is None:
+            from build_tools.sources.yaml_reader import parse_yaml
+
+            self._document = parse_yaml(self._path, self._raw)
+        return self._document
+
+    def value(self, pointer: Pointer) -> Position | None:
+        return self._parsed()._value_position(pointer)
+
+    def key(self, pointer: Pointer) -> Position | None:
+        return self._parsed()._key_position(pointer)
 
 
 def parse(path: str, raw: bytes) -> Any:

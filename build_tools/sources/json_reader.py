@@ -253,7 +253,7 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
         raise too_deep() or SourceError([Diagnostic(path, 1, 1, TOO_DEEP, "too-deep")])
 
     if suspicious or _SURROGATE_ESCAPE.search(raw):  # faster than a plain `in` test first
-        positions = _JsonPositions(raw, text)
+        positions = JsonPositions(raw, text)
         if positions.walk.problems:
             raise SourceError(
                 [
@@ -273,7 +273,7 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
                 )
             ]
         )
-    lazy = _JsonPositions(raw)
+    lazy = JsonPositions(raw)
     return Document(path, data, lazy.value, lazy.key, raw)
 
 
@@ -305,7 +305,7 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-class _JsonPositions:
+class JsonPositions:
     """Where each value and key of a JSON file stands, worked out on first use only.
 
     Most files never need a position, and keeping their decoded text for it would double the
