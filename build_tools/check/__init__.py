@@ -48,6 +48,7 @@ from build_tools.rules.server_contract import (
     SERVER_CATALOG_RULES,
     literal_model_words,
 )
+from build_tools.sources.json_reader import SourceError
 from build_tools.wire import judged, site_paths
 from build_tools.wire.site_paths import Site
 
@@ -147,9 +148,12 @@ def check_catalog(
         where = relative(root, error.path)
         return CheckResult(None, [Diagnostic(where, 0, 0, error.reason, "interrupted-change")])
     with _no_cycle_collection():
-        result = _check(
-            root, lock_path, site or Site(), memo, reuse, pruning, model_tiers, parallel
-        )
+        try:
+            result = _check(
+                root, lock_path, site or Site(), memo, reuse, pruning, model_tiers, parallel
+            )
+        except SourceError as error:  # a file a worker read, changed before its report
+            result = CheckResult(None, error.diagnostics)
     if parallel:
         result.catalog = None  # workers send no instructions back
     result.recovered = recovered

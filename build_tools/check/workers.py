@@ -10,9 +10,10 @@ the first on, in the index's order, and forked workers from the last back, each 
 roles' instructions, its diagnostics, its bundle's hashes, the scan's hits, the published files'
 verdicts and the diagnostics of the rules of one bundle (:data:`BUNDLE_RULES`,
 :data:`SERVER_BUNDLE_RULES`) on the run. The positions of values are not sent (a YAML file's
-marks do not pickle, and a clean file never needs one): the parent works them out from the
-bytes when a diagnostic asks, exactly as a file parsed here would. The parent then runs the rules
-across bundles on the whole catalog, so every diagnostic is the sequential path's.
+marks do not pickle, and a clean file never needs one): the parent reads the file again when
+a diagnostic asks, and works them out from its bytes exactly as a file parsed here would. The
+parent then runs the rules across bundles on the whole catalog, so every diagnostic is the
+sequential path's.
 
 Only ``rolecat check`` uses it (``check_catalog(parallel=True)``, whose result keeps no
 catalog), above :data:`PARALLEL_FILES` declared files, where ``fork`` starts processes; ``--fix``,
@@ -52,7 +53,7 @@ from build_tools.rules.secret_scan import (
 )
 from build_tools.rules.server_contract import SERVER_BUNDLE_RULES
 from build_tools.sources.formats import Format, located
-from build_tools.sources.json_reader import Document
+from build_tools.sources.json_reader import Document, Position, SourceError
 from build_tools.wire.judged import judge_document
 
 if TYPE_CHECKING:
@@ -69,8 +70,9 @@ more than the wait saved at 16 runs a process (5,000 roles x 2, 2 cores)."""
 
 _File = tuple[str, Any, int, int, dict[str, int]] | None
 """A bundle file as a worker sends it: path, data without the roles' instructions
-(:func:`_sent_data`), the length and CRC-32 of its bytes (which the parent reads again: sending
-them took longer than parsing), inlined files; ``None`` if not read (or not sent: read here)."""
+(:func:`_sent_data`), the length and CRC-32 of its bytes (which the parent reads again only if
+it needs them, :class:`ReadAgain`: sending them took longer than parsing), inlined files;
+``None`` if not read (or not sent: read here)."""
 _Hit = tuple[str, Finding, Pointer, str, str, str | None, str | None]
 """A hit as a worker sends it: the language of its file, then :class:`Hit`'s other fields."""
 
@@ -100,11 +102,25 @@ class _Run:
     """Of :data:`SERVER_BUNDLE_RULES`, the same way."""
 
 
-_index: Document | None = None
-"""In a worker: the index the parent read, inherited as the process was forked."""
-_claims: Any = None
-"""Who checks each run, in memory the parent and the workers share: :data:`_NOBODY` until the
-parent (:data:`_PARENT`) or a worker (:data:`_WORKER`) claims it, under the array's lock."""
+@dataclass
+class _Shared:
+    """What a forked worker inherits from the parent. A run goes to a worker as its number
+    only: the parent fills its own bundles with what it reads, and a run handed over later
+    would be pickled with every file the parent had read into it by then."""
+
+    root: Path
+    index: Document
+    formats: Sequence[Format]
+    size: int
+    """Bundles per run (the last may be shorter)."""
+    claims: Any
+    """Who checks each run, in memory the parent and the workers share: :data:`_NOBODY`
+    until the parent (:data:`_PARENT`) or a worker (:data:`_WORKER`) claims it, under the
+    array's lock."""
+
+
+_shared: _Shared | None = None
+"""In a worker: what the parent handed it as the process was forked."""
 _NOBODY, _PARENT, _WORKER = 0, 1, 2
 _CLAIM_SECONDS = 10.0
 """How long the parent waits for the claims' lock: only a worker killed while it held the lock
@@ -119,21 +135,27 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _inherit(index: Document, claims: Any) -> None:
-    global _index, _claims
-    _index, _claims = index, claims
+def _inherit(shared: _Shared) -> None:
+    global _shared
+    _shared = shared
 
 
-def _read_bundles(
-    root: Path, number: int, bundles: list[Bundle], formats: Sequence[Format]
-) -> _Run | None:
+def _runs(index: Document, size: int) -> list[list[Bundle]]:
+    """The index's bundles, ``size`` to a run, each as declared (no file read yet)."""
+    bundles = declared_bundles(index)
+    return [bundles[start : start + size] for start in range(0, len(bundles), size)]
+
+
+def _read_bundles(number: int) -> _Run | None:
     """In a worker: run ``number``, sent back at once; ``None`` if the parent claimed it first."""
-    assert _index is not None, "the pool's initializer hands the workers the index"
-    with _claims.get_lock():
-        if _claims[number] != _NOBODY:
+    assert _shared is not None, "the pool's initializer hands the workers what they share"
+    with _shared.claims.get_lock():
+        if _shared.claims[number] != _NOBODY:
             return None
-        _claims[number] = _WORKER
-    return _check_run(DirectorySource(root), _index, bundles, formats, sending=True)[0]
+        _shared.claims[number] = _WORKER
+    index, formats = _shared.index, _shared.formats
+    bundles = _runs(index, _shared.size)[number]
+    return _check_run(DirectorySource(_shared.root), index, bundles, formats, sending=True)[0]
 
 
 _Documents = dict[str, tuple[Document | None, list[Diagnostic]]]
@@ -230,18 +252,52 @@ def _sent_data(data: Any) -> Any:
     return {**data, "roles": kept}
 
 
-def _document(source: CatalogSource, sent: _File) -> Document | None:
-    """The worker's file as a :class:`Document` over the bytes read here, with positions as its
-    parser gives them; ``None`` where the file changed since the worker read it."""
-    assert sent is not None
-    path, data, size, crc, inlined = sent
-    try:
-        raw = source.read(path)
-    except OSError:
-        return None
-    if raw is None or len(raw) != size or zlib.crc32(raw) != crc:
-        return None
-    return located(path, data, raw, inlined)
+class ReadAgain(Document):
+    """A file a worker checked, whose bytes are read here only when something asks for them (a
+    diagnostic's position, a credential's place in a YAML file's text): a sound catalog never
+    does, and reading every file twice took a tenth of a large catalog's check. Bytes that are
+    not the ones the worker read (a file changed since) are :class:`SourceError`, one line:
+    positions in other bytes would name the wrong place."""
+
+    def __init__(self, source: CatalogSource, sent: _File) -> None:
+        assert sent is not None
+        path, data, self._size, self._crc, inlined = sent
+        self._source = source
+        self._bytes: bytes | None = None
+        self._located: Document | None = None
+        super().__init__(path, data, self._value, self._key, b"", inlined)
+
+    @property
+    def raw(self) -> bytes:
+        if self._bytes is None:
+            try:
+                raw = self._source.read(self.path)
+            except OSError as error:
+                raw, reason = None, error.strerror or type(error).__name__
+            else:
+                reason = "it is gone"
+            if raw is not None and len(raw) == self._size and zlib.crc32(raw) == self._crc:
+                self._bytes = raw
+            else:
+                reason = reason if raw is None else "its bytes are not the ones checked"
+                message = f"changed while it was checked ({reason}): check it again"
+                raise SourceError([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
+        return self._bytes
+
+    @raw.setter
+    def raw(self, value: bytes) -> None:
+        self._bytes = value or None  # the dataclass's b"" (and a build's letting go): not read
+
+    def _positions(self) -> Document:
+        if self._located is None:
+            self._located = located(self.path, self.data, self.raw, self.inlined)
+        return self._located
+
+    def _value(self, pointer: Pointer) -> Position | None:
+        return self._positions()._value_position(pointer)
+
+    def _key(self, pointer: Pointer) -> Position | None:
+        return self._positions()._key_position(pointer)
 
 
 @dataclass
@@ -312,12 +368,13 @@ class WorkerReads:
         if "fork" not in multiprocessing.get_all_start_methods():
             return  # a worker started afresh would import everything and read the index again
         size = max(1, len(bundles) // (cores * RUNS_PER_PROCESS))
-        runs = [bundles[start : start + size] for start in range(0, len(bundles), size)]
+        runs = _runs(index, size)
         context = multiprocessing.get_context("fork")
         self._claims = context.Array("b", len(runs))
+        shared = _Shared(self._root, index, self._formats, size, self._claims)
         # Forked workers start at once, with every module the parent imported and the index.
         self._pool = ProcessPoolExecutor(
-            cores - 1, mp_context=context, initializer=_inherit, initargs=(index, self._claims)
+            cores - 1, mp_context=context, initializer=_inherit, initargs=(shared,)
         )
         self._index = index
         for bundle in runs[0]:
@@ -326,7 +383,7 @@ class WorkerReads:
         # that no worker has claimed yet (see _collect), so they meet where the work is done.
         for number in range(len(runs) - 1, 0, -1):
             run = runs[number]
-            future = self._pool.submit(_read_bundles, self._root, number, run, self._formats)
+            future = self._pool.submit(_read_bundles, number)
             for bundle in run:
                 self._pending[bundle.id] = _Pending(run, number, future)
 
@@ -370,9 +427,7 @@ class WorkerReads:
             for language, (sent, diagnostics) in found.files.items():
                 if sent is not None and not diagnostics and language not in found.judged:
                     return  # not judged there (never, for a sound file): all checked here
-                document = None if sent is None else _document(self._source, sent)
-                if sent is not None and document is None:
-                    return  # a file changed since: the whole run is read again here, as it is now
+                document = None if sent is None else ReadAgain(self._source, sent)
                 documents[wire_path(bundle.id, language, "")] = (document, diagnostics)
         self._accept(pending.bundles, run, documents)
 

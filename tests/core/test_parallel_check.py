@@ -176,9 +176,8 @@ def test_a_worker_that_raises_is_one_line_too(
     assert any("MemoryError: out of memory)" in d.message for d in failed)
 
 
-def test_a_file_changed_after_its_worker_read_it_is_read_again(
-    catalog: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _after_each_worker_run(monkeypatch: pytest.MonkeyPatch, change: Any) -> None:
+    """``change(bundle)`` called in a worker once it has read and checked each run."""
     parent, original = os.getpid(), parallel_read._check_run
 
     def then_change(
@@ -186,17 +185,49 @@ def test_a_file_changed_after_its_worker_read_it_is_read_again(
     ) -> Any:
         found = original(source, index, bundles, formats, **keywords)
         if os.getpid() != parent:
-            _edit(
-                catalog / f"bundles/{bundles[0].id}/en.json",
-                lambda data: data["roles"][0].update(name=9),
-            )
+            change(bundles[0])
         return found
 
     monkeypatch.setattr(parallel_read, "_check_run", then_change)
+
+
+def test_a_file_changed_after_its_worker_read_it_is_judged_as_read(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the sequential check judges a file changed after it read it: the parent needs none of
+    a sound file's bytes, so it does not read them again."""
+    before = _check(catalog, monkeypatch, parallel=False)
+
+    def break_a_name(bundle: Bundle) -> None:
+        path = catalog / f"bundles/{bundle.id}/en.json"
+        _edit(path, lambda data: data["roles"][0].update(name=9))
+
+    _after_each_worker_run(monkeypatch, break_a_name)
     parallel = _check(catalog, monkeypatch, parallel=True)
-    sequential = _check(catalog, monkeypatch, parallel=False)  # every worker's edit made now
-    assert parallel.diagnostics == sequential.diagnostics
-    assert parallel.diagnostics  # each edit made a name a number, which the schema refuses
+    assert parallel.ok and parallel.current == before.current
+    after = _check(catalog, monkeypatch, parallel=False)
+    assert {d.rule for d in after.diagnostics} == {"schema-type"}  # each edit was made
+
+
+def test_a_position_in_a_file_changed_since_its_worker_read_it_is_one_line(
+    catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name taken in two bundles is reported at its place in the second, which a worker read:
+    the parent reads that file for the position, and its bytes are no longer the ones checked."""
+    taken = json.loads((catalog / "bundles/bundle-0000/en.json").read_bytes())["roles"][0]["name"]
+    second = catalog / "bundles/bundle-0005/en.json"
+    _edit(second, lambda data: data["roles"][0].update(name=taken))
+
+    def append_a_line(bundle: Bundle) -> None:
+        if bundle.id == "bundle-0005":
+            second.write_bytes(second.read_bytes() + b"\n")
+
+    _after_each_worker_run(monkeypatch, append_a_line)
+    result = _check(catalog, monkeypatch, parallel=True)
+    assert [(d.file, d.rule) for d in result.diagnostics] == [
+        ("bundles/bundle-0005/en.json", "changed-while-checked")
+    ]
+    assert "its bytes are not the ones checked): check it again" in str(result.diagnostics[0])
 
 
 def test_the_rules_across_bundles_see_the_files_workers_read(
