@@ -17,7 +17,16 @@ from typing import TypeVar
 
 from build_tools.model.catalog import Catalog, wire_path
 from build_tools.model.schema import schema_text
-from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, yaml_size_bound
+from build_tools.sources.formats import (
+    EXTENSIONS,
+    Format,
+    compact_json,
+    dump,
+    format_of,
+    json_size_bound,
+    shape,
+    yaml_size_bound,
+)
 from build_tools.sources.json_reader import MAX_FILE_BYTES, Document
 
 _T = TypeVar("_T")
@@ -112,18 +121,25 @@ def wire_files(
 def sized_document(
     stem: str, document: Document, formats: Sequence[Format] = FORMATS
 ) -> Iterator[tuple[str, Document, bytes | None]]:
-    """:func:`wire_files` of one source for a check, which publishes nothing: a YAML file is
-    written only when its size is not proven under the server's cap without writing it (else
-    ``None``). One source at a time, so that a worker can judge the files it read."""
-    json_text = cache(partial(published_bytes, document, "json"))
+    """:func:`wire_files` of one source for a check, which publishes nothing: a file written
+    anew is written only when its size is not proven under the server's cap without writing it
+    (else ``None``), from a JSON text of its values (the source's own, or orjson's compact one)
+    and their shape. One source at a time, so that a worker can judge the files it read."""
+    json_source = format_of(document.path) == "json" and not document.inlined
+    json_text = document.raw if json_source else compact_json(document.data)
+    value_shape = cache(partial(shape, document.data))
     for format in formats:
         data: bytes | None = None
-        if format == "json":
-            data = json_text()
-        elif not _written_anew(document, format):
+        if not _written_anew(document, format):
             data = document.raw
+        elif json_text is None:
+            data = published_bytes(document, format)
         else:
-            bound = yaml_size_bound(document.data, json_text())
+            bound = (
+                json_size_bound(json_text, value_shape())
+                if format == "json"
+                else yaml_size_bound(document.data, json_text, value_shape())
+            )
             if bound is None or bound > MAX_FILE_BYTES:
                 data = published_bytes(document, format)
         yield stem + EXTENSIONS[format], document, data
