@@ -12,11 +12,10 @@ from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
 )
-from build_tools.exports import TOOLS
 from build_tools.sources.formats import Format
 from build_tools.sources.json_reader import TIMEOUT_SECONDS
 from build_tools.wire.raw_tree import FORMATS
-from build_tools.wire.site_paths import Site, handwritten_names
+from build_tools.wire.site_paths import TOOLS, Site, handwritten_names
 
 if TYPE_CHECKING:
     pass

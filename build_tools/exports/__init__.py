@@ -14,15 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from build_tools.model.catalog import Catalog, Role
 from build_tools.rules.server_contract import Stored
 from build_tools.sources.formats import double_quoted
 from build_tools.wire import site_paths
-
-Tool = Literal["claude-code", "copilot", "cursor"]
-TOOLS: tuple[Tool, ...] = ("claude-code", "copilot", "cursor")
+from build_tools.wire.site_paths import TOOLS as TOOLS  # named with the site's paths
+from build_tools.wire.site_paths import Tool as Tool
 
 DIRECTORIES: dict[Tool, str] = {
     "claude-code": ".claude/agents",

@@ -23,7 +23,6 @@ import bisect
 import contextlib
 import hashlib
 import re
-import string
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -78,7 +77,7 @@ Not its inline ``pragma: allowlist secret`` comments: they would be published wi
 RUN = 20
 """The shortest run of token characters that a credential of the detectors' kinds holds."""
 
-TOKEN_CHARACTERS = string.ascii_letters + string.digits + "_-+/=.\\"
+TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+/=.\\"
 """A backslash counts: an escape in a JSON or YAML source never splits a run."""
 
 _TABLE = bytes(0x61 if chr(i) in TOKEN_CHARACTERS else 0x20 for i in range(256))

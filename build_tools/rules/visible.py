@@ -21,8 +21,13 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Characters of visible categories that every font draws as nothing (Hangul fillers, the blank
 Braille pattern)."""
 
-_NOT_EMPTY = javascript.regex("\\S")
-"""The schemas' own test: where it fails, the schema has reported the text as empty already."""
+
+def _not_empty(text: str) -> bool:
+    """The schemas' own test (``\\S``): where it fails, the schema has reported the text as
+    empty already. (Stripped from the start only: a text that starts with a character that
+    shows is not copied.)"""
+    return javascript.trim_start(text) != ""
+
 
 ROLE_TEXTS = ("name", "emoji", "instructions")
 """Role fields that must show something (``description`` may be empty)."""
@@ -43,7 +48,7 @@ def invisible_text(catalog: Catalog) -> Iterator[Diagnostic]:
         for field in BUNDLE_TEXTS:
             texts = bundle.entry.get(field)
             for language, text in texts.items() if isinstance(texts, dict) else ():
-                if isinstance(text, str) and _NOT_EMPTY.search(text) and not shows(text):
+                if isinstance(text, str) and _not_empty(text) and not shows(text):
                     yield catalog.index.diagnostic(
                         (*bundle.pointer, field, language),
                         f'bundle "{bundle.id}": "{field}" in "{language}" {_MESSAGE}',
@@ -53,7 +58,7 @@ def invisible_text(catalog: Catalog) -> Iterator[Diagnostic]:
             for position, role in enumerate(file.document.data.get("roles") or []):
                 for field in ROLE_TEXTS:
                     text = role.get(field) if isinstance(role, dict) else None
-                    if isinstance(text, str) and _NOT_EMPTY.search(text) and not shows(text):
+                    if isinstance(text, str) and _not_empty(text) and not shows(text):
                         pointer: Pointer = ("roles", position, field)
                         yield file.document.diagnostic(
                             pointer,

@@ -37,10 +37,11 @@ _NOT_RAW_ABOVE_CONTROLS = "\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
 """With the C0 controls, every character outside :data:`_RAW`: the patterns below are spelt as its
 complement, since ``re`` compiles a negated class reaching ``U+10FFFF`` by walking each of its
 code points (about 5 ms a pattern, at every start), and these few ranges at once; they match the
-same characters (``tests/core/test_startup.py``)."""
-_NOT_RAW = re.compile(f"[\x00-\x1f{_NOT_RAW_ABOVE_CONTROLS}]")
-_NOT_RAW_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f{_NOT_RAW_ABOVE_CONTROLS}]")
-_ESCAPED = re.compile(f'[\x00-\x1f{_NOT_RAW_ABOVE_CONTROLS}"\\\\]')
+same characters (``tests/core/test_startup.py``). Even so each takes a millisecond to compile,
+so they are compiled on first use (``re`` keeps them): a check writes no YAML."""
+_NOT_RAW = f"[\x00-\x1f{_NOT_RAW_ABOVE_CONTROLS}]"
+_NOT_RAW_IN_LINES = f"[\x00-\x09\x0b-\x1f{_NOT_RAW_ABOVE_CONTROLS}]"
+_ESCAPED = f'[\x00-\x1f{_NOT_RAW_ABOVE_CONTROLS}"\\\\]'
 _ESCAPES = {
     "\t": "\\t",
     "\n": "\\n",
@@ -55,8 +56,7 @@ _ESCAPES = {
 _PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 """A plain scalar cannot start with an indicator (or a space)."""
 
-_NOT_TEXT_IN_1_1 = re.compile(
-    r"""^(?:
+_NOT_TEXT_IN_1_1 = r"""(?x)^(?:
       y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF
     | ~|null|Null|NULL
     | [-+]?0b[01_]+ | [-+]?0[0-7_]+ | [-+]?(?:0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
@@ -67,9 +67,7 @@ _NOT_TEXT_IN_1_1 = re.compile(
       (?:(?:[Tt]|[\ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
          (?:[\ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?
     | <<|=
-    )$""",
-    re.VERBOSE,
-)
+    )$"""
 """Plain scalars a YAML 1.1 reader takes as a boolean, null, integer (binary, octal, ``1_000``,
 sexagesimal ``1:20``), float, timestamp, merge key or PyYAML's value key (the type repository's
 patterns, with PyYAML's variants): a superset, since quoting a string never changes it."""
@@ -86,7 +84,7 @@ def _raw(text: str, in_lines: bool = False) -> bool:
     """Whether every character of ``text`` reads the same in every reader when written raw."""
     if (text.replace("\n", "") if in_lines else text).isprintable():  # C speed, nearly always
         return True
-    return (_NOT_RAW_IN_LINES if in_lines else _NOT_RAW).search(text) is None
+    return re.search(_NOT_RAW_IN_LINES if in_lines else _NOT_RAW, text) is None
 
 
 def double_quoted(text: str, raw: bool = False) -> str:
@@ -96,7 +94,7 @@ def double_quoted(text: str, raw: bool = False) -> str:
     if raw:
         text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
         return '"' + text + '"'
-    return '"' + _ESCAPED.sub(_escape, text) + '"'
+    return '"' + re.sub(_ESCAPED, _escape, text) + '"'
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -128,7 +126,7 @@ def _one_line(text: str) -> str:
 
 def _typed(text: str) -> bool:
     """Whether a YAML 1.1 or 1.2 reader takes this plain scalar for something but a string."""
-    return bool(_NOT_TEXT_IN_1_1.match(text)) or any(p.match(text) for p in CORE_PATTERNS)
+    return bool(re.match(_NOT_TEXT_IN_1_1, text)) or any(p.match(text) for p in CORE_PATTERNS)
 
 
 _TYPED_FIRST = frozenset("yYnNtTfFoO~-+.<=0123456789")

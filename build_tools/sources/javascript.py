@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
 from functools import cache
 
 _JS_SPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -29,6 +28,11 @@ def trim(text: str) -> str:
     """``text.trim()`` in JavaScript: the same characters as ``\\s`` (Python's ``str.strip``
     differs when given none: it strips U+001C to U+001F and keeps U+FEFF)."""
     return text.strip(_JS_SPACE_CHARACTERS)
+
+
+def trim_start(text: str) -> str:
+    """``text.trimStart()`` in JavaScript."""
+    return text.lstrip(_JS_SPACE_CHARACTERS)
 
 
 _OUTSIDE_CLASS = {
@@ -137,6 +141,8 @@ def number_problem(literal: str, value: int | float | None, reader: str) -> str 
         if int(double) == value:
             return None
     else:
+        from decimal import Decimal, InvalidOperation  # only for a literal with a fraction
+
         try:
             written = Decimal(literal)
         except InvalidOperation:  # not a decimal literal (hex, octal): integers handle those

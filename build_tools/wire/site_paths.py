@@ -16,7 +16,7 @@ import os
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Literal
 
 from build_tools.diagnostics import Diagnostic, Pointer, show_id
 from build_tools.lock import Change
@@ -24,8 +24,10 @@ from build_tools.model.catalog import BUNDLES_DIR, Catalog
 from build_tools.sources.formats import EXTENSIONS, Format
 from build_tools.wire.raw_tree import CHECKSUMS, FORMATS, SCHEMA_DIR
 
-if TYPE_CHECKING:  # a type only: the exports are imported where they are made
-    from build_tools.exports import Tool
+Tool = Literal["claude-code", "copilot", "cursor"]
+"""The tools whose files the site serves beside each role (:mod:`build_tools.exports` writes
+them): named here, where the command line and the site's paths need only their names."""
+TOOLS: tuple[Tool, ...] = ("claude-code", "copilot", "cursor")
 
 
 @dataclass(frozen=True)
