@@ -140,9 +140,8 @@ def _inherit(shared: _Shared) -> None:
     _shared = shared
 
 
-def _runs(index: Document, size: int) -> list[list[Bundle]]:
-    """The index's bundles, ``size`` to a run, each as declared (no file read yet)."""
-    bundles = declared_bundles(index)
+def _runs(bundles: list[Bundle], size: int) -> list[list[Bundle]]:
+    """The bundles, ``size`` to a run."""
     return [bundles[start : start + size] for start in range(0, len(bundles), size)]
 
 
@@ -154,7 +153,7 @@ def _read_bundles(number: int) -> _Run | None:
             return None
         _shared.claims[number] = _WORKER
     index, formats = _shared.index, _shared.formats
-    bundles = _runs(index, _shared.size)[number]
+    bundles = _runs(declared_bundles(index), _shared.size)[number]  # none read yet
     return _check_run(DirectorySource(_shared.root), index, bundles, formats, sending=True)[0]
 
 
@@ -273,20 +272,21 @@ class ReadAgain(Document):
             try:
                 raw = self._source.read(self.path)
             except OSError as error:
-                raw, reason = None, error.strerror or type(error).__name__
-            else:
-                reason = "it is gone"
-            if raw is not None and len(raw) == self._size and zlib.crc32(raw) == self._crc:
-                self._bytes = raw
-            else:
-                reason = reason if raw is None else "its bytes are not the ones checked"
-                message = f"changed while it was checked ({reason}): check it again"
-                raise SourceError([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
+                raise self._changed(error.strerror or type(error).__name__) from None
+            if raw is None:
+                raise self._changed("it is gone")
+            if len(raw) != self._size or zlib.crc32(raw) != self._crc:
+                raise self._changed("its bytes are not the ones checked")
+            self._bytes = raw
         return self._bytes
 
     @raw.setter
     def raw(self, value: bytes) -> None:
         self._bytes = value or None  # the dataclass's b"" (and a build's letting go): not read
+
+    def _changed(self, reason: str) -> SourceError:
+        message = f"changed while it was checked ({reason}): check it again"
+        return SourceError([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
 
     def _positions(self) -> Document:
         if self._located is None:
@@ -368,7 +368,7 @@ class WorkerReads:
         if "fork" not in multiprocessing.get_all_start_methods():
             return  # a worker started afresh would import everything and read the index again
         size = max(1, len(bundles) // (cores * RUNS_PER_PROCESS))
-        runs = _runs(index, size)
+        runs = _runs(bundles, size)
         context = multiprocessing.get_context("fork")
         self._claims = context.Array("b", len(runs))
         shared = _Shared(self._root, index, self._formats, size, self._claims)

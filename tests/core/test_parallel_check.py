@@ -209,25 +209,36 @@ def test_a_file_changed_after_its_worker_read_it_is_judged_as_read(
     assert {d.rule for d in after.diagnostics} == {"schema-type"}  # each edit was made
 
 
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (
+            lambda path: path.write_bytes(path.read_bytes() + b"\n"),
+            "its bytes are not the ones checked",
+        ),
+        (lambda path: path.unlink(), "it is gone"),
+    ],
+    ids=["edited", "deleted"],
+)
 def test_a_position_in_a_file_changed_since_its_worker_read_it_is_one_line(
-    catalog: Path, monkeypatch: pytest.MonkeyPatch
+    catalog: Path, monkeypatch: pytest.MonkeyPatch, change: Any, reason: str
 ) -> None:
     """A name taken in two bundles is reported at its place in the second, which a worker read:
-    the parent reads that file for the position, and its bytes are no longer the ones checked."""
+    the parent reads that file for the position, and it is no longer the one checked."""
     taken = json.loads((catalog / "bundles/bundle-0000/en.json").read_bytes())["roles"][0]["name"]
     second = catalog / "bundles/bundle-0005/en.json"
     _edit(second, lambda data: data["roles"][0].update(name=taken))
 
-    def append_a_line(bundle: Bundle) -> None:
+    def change_it(bundle: Bundle) -> None:
         if bundle.id == "bundle-0005":
-            second.write_bytes(second.read_bytes() + b"\n")
+            change(second)
 
-    _after_each_worker_run(monkeypatch, append_a_line)
+    _after_each_worker_run(monkeypatch, change_it)
     result = _check(catalog, monkeypatch, parallel=True)
     assert [(d.file, d.rule) for d in result.diagnostics] == [
         ("bundles/bundle-0005/en.json", "changed-while-checked")
     ]
-    assert "its bytes are not the ones checked): check it again" in str(result.diagnostics[0])
+    assert f"({reason}): check it again" in str(result.diagnostics[0])
 
 
 def test_the_rules_across_bundles_see_the_files_workers_read(
