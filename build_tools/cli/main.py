@@ -257,12 +257,13 @@ def main(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments[0] if arguments else None)
     try:
         with contextlib.redirect_stdout(out):  # --help and --version print to ``out``
-            args = parser.parse_args(argv)
+            args = parser.parse_args(arguments)
     except UsageError as error:
-        print(parser.format_usage().rstrip(), file=err)
+        print(build_parser().format_usage().rstrip(), file=err)  # every command, as ever
         print(error, file=err)
         return EXIT_USAGE
     except SystemExit as exit_:  # --help and --version exit through argparse

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from build_tools import __version__
 from build_tools.cli.report import (
@@ -16,9 +16,6 @@ from build_tools.sources.formats import Format
 from build_tools.sources.json_reader import TIMEOUT_SECONDS
 from build_tools.wire.raw_tree import FORMATS
 from build_tools.wire.site_paths import TOOLS, Site, handwritten_names
-
-if TYPE_CHECKING:
-    pass
 
 _EXIT_CODES = """exit codes:
   0  {ok}
@@ -67,7 +64,10 @@ def _command(
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; only ``command``'s where it names one (``main`` passes the first
+    argument): building all of them is some 4 ms of a small check, argparse looking up its
+    translations on disk for each option."""
     parser = _Parser(
         prog="rolecat",
         description="Check and publish agent-roles catalogs.",
@@ -76,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, add in _COMMANDS.items():
+        if command not in _COMMANDS or command == name:
+            add(commands)
+    return parser
+
+
+def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
     check = _command(
         commands,
         "check",
@@ -122,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_site(check)
     _add_timeout(check)
     _add_format(check)
-    _add_verify(commands)
+
+
+def _add_convert(commands: argparse._SubParsersAction[_Parser]) -> None:
     convert = _command(
         commands,
         "convert",
@@ -139,9 +148,6 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--to", choices=["yaml", "json"], required=True, help="the target format")
     _add_catalog(convert)
     _add_format(convert)
-    _add_scaffolds(commands)
-    _add_export(commands)
-    return parser
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
@@ -157,17 +163,19 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
-    scaffolded = "done: the catalog's files were edited"
-    refused = "refused (unknown bundle, a slug or language taken, a file to edit unreadable)"
+_SCAFFOLDED = "done: the catalog's files were edited"
+_REFUSED = "refused (unknown bundle, a slug or language taken, a file to edit unreadable)"
+
+
+def _add_new(commands: argparse._SubParsersAction[_Parser]) -> None:
     new = _command(
         commands,
         "new",
         _epilog(
             "  rolecat new bundle writing --languages en,ru\n"
             "  rolecat new role technical-writer --bundle writing",
-            scaffolded,
-            refused,
+            _SCAFFOLDED,
+            _REFUSED,
         ),
         help="add a role or a bundle to the catalog, in every file it belongs in",
         description="Scaffold a role or a bundle: every file it belongs in is edited in its own "
@@ -181,8 +189,8 @@ def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
         _epilog(
             "  rolecat new role code-reviewer --bundle engineering\n"
             "  # write the placeholders, then:\n  rolecat check --fix && rolecat check",
-            scaffolded,
-            refused,
+            _SCAFFOLDED,
+            _REFUSED,
         ),
         help="add a role: its index entry at version 1 and a skeleton in every language file",
         description="Add a role to a bundle: {slug, version: 1} in the bundle's roles in the "
@@ -197,8 +205,8 @@ def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
         _epilog(
             "  rolecat new bundle writing --languages en,ru\n"
             "  rolecat new role technical-writer --bundle writing",
-            scaffolded,
-            refused,
+            _SCAFFOLDED,
+            _REFUSED,
         ),
         help="add a bundle: its index entry and an empty file per language",
         description="Add a bundle to the index, with a name and description placeholder per "
@@ -214,14 +222,17 @@ def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
         help="its languages, comma-separated (e.g. en,ru)",
     )
     _add_catalog(bundle)
+
+
+def _add_language(commands: argparse._SubParsersAction[_Parser]) -> None:
     language = _command(
         commands,
         "add-language",
         _epilog(
             "  rolecat add-language de --bundle engineering\n"
             "  # translate every stub, then:\n  rolecat check --fix && rolecat check",
-            scaffolded,
-            refused,
+            _SCAFFOLDED,
+            _REFUSED,
         ),
         help="add a language to a bundle: a translation stub of every role, versions bumped",
         description="Add a language to a bundle: the language, and a name and description stub, "
@@ -232,7 +243,6 @@ def _add_scaffolds(commands: argparse._SubParsersAction[_Parser]) -> None:
     language.add_argument("language", metavar="LANG", help="the language code, e.g. de")
     language.add_argument("--bundle", required=True, metavar="ID", help="the bundle")
     _add_catalog(language)
-    _add_init(commands)
 
 
 def _add_init(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -425,3 +435,15 @@ def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
     _add_formats(verify, "the generations to read")
     _add_timeout(verify)
     _add_format(verify)
+
+
+_COMMANDS = {
+    "check": _add_check,
+    "verify": _add_verify,
+    "convert": _add_convert,
+    "new": _add_new,
+    "add-language": _add_language,
+    "init": _add_init,
+    "export": _add_export,
+}
+"""Each command's parser, in the order ``--help`` lists them."""

@@ -4,7 +4,9 @@ is documented, read from the plugins' config classes and the CLI's own parser.""
 from __future__ import annotations
 
 import argparse
+import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +85,25 @@ def test_every_plugin_option_is_on_the_plugin_options_page(plugin: str) -> None:
     assert options, f"no options read from {PLUGINS[plugin].__name__}"
     missing = [name for name in options if f"| `{name}` |" not in section]
     assert missing == [], f"document each in the {plugin} table"
+
+
+def test_each_command_alone_parses_and_helps_as_among_all_the_others() -> None:
+    """``main`` builds only the parser of the command it was given: that command's help and
+    options must be the ones ``rolecat --help`` lists."""
+    everything = dict(commands())
+    for name in _subcommands(build_parser()):
+        alone = dict(commands(build_parser(name)))
+        assert alone and set(alone) <= set(everything)
+        for path, parser in alone.items():
+            assert parser.format_help() == everything[path].format_help(), path
+    assert set(_subcommands(build_parser("no-such-command"))) == set(_subcommands(build_parser()))
+
+
+def test_a_usage_error_in_a_command_shows_every_command(tmp_path: Path) -> None:
+    from build_tools.cli.main import EXIT_USAGE, main
+
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check", "--catalog", str(tmp_path), "--bogus"], out, err) == EXIT_USAGE
+    usage, error = err.getvalue().splitlines()[-2:]
+    assert all(name in usage for name in _subcommands(build_parser()))
+    assert error == "rolecat: error: unrecognized arguments: --bogus"
