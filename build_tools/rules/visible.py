@@ -24,8 +24,8 @@ Braille pattern)."""
 
 def _not_empty(text: str) -> bool:
     """The schemas' own test (``\\S``): where it fails, the schema has reported the text as
-    empty already. (Stripped from the start only: a text that starts with a character that
-    shows is not copied.)"""
+    empty already. (Stripped from the start only: a text that does not start with a space is
+    not copied.)"""
     return javascript.trim_start(text) != ""
 
 
