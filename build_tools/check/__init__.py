@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from build_tools.atomic import Transaction, WriteError, recover
-from build_tools.check.workers import WorkerReads
+from build_tools.check.workers import ChangedWhileChecked, WorkerReads
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -48,7 +48,6 @@ from build_tools.rules.server_contract import (
     SERVER_CATALOG_RULES,
     literal_model_words,
 )
-from build_tools.sources.json_reader import SourceError
 from build_tools.wire import judged, site_paths
 from build_tools.wire.site_paths import Site
 
@@ -152,7 +151,7 @@ def check_catalog(
             result = _check(
                 root, lock_path, site or Site(), memo, reuse, pruning, model_tiers, parallel
             )
-        except SourceError as error:  # a file a worker read, changed before its report
+        except ChangedWhileChecked as error:
             result = CheckResult(None, error.diagnostics)
     if parallel:
         result.catalog = None  # workers send no instructions back

@@ -251,12 +251,17 @@ def _sent_data(data: Any) -> Any:
     return {**data, "roles": kept}
 
 
+class ChangedWhileChecked(SourceError):
+    """A file a worker read, changed before the check could report a place in it: the check's
+    whole report, since what it found there may no longer hold."""
+
+
 class ReadAgain(Document):
     """A file a worker checked, whose bytes are read here only when something asks for them (a
     diagnostic's position, a credential's place in a YAML file's text): a sound catalog never
     does, and reading every file twice took a tenth of a large catalog's check. Bytes that are
-    not the ones the worker read (a file changed since) are :class:`SourceError`, one line:
-    positions in other bytes would name the wrong place."""
+    not the ones the worker read (a file changed since) are :class:`ChangedWhileChecked`, one
+    line: positions in other bytes would name the wrong place."""
 
     def __init__(self, source: CatalogSource, sent: _File) -> None:
         assert sent is not None
@@ -284,9 +289,9 @@ class ReadAgain(Document):
     def raw(self, value: bytes) -> None:
         self._bytes = value or None  # the dataclass's b"" (and a build's letting go): not read
 
-    def _changed(self, reason: str) -> SourceError:
+    def _changed(self, reason: str) -> ChangedWhileChecked:
         message = f"changed while it was checked ({reason}): check it again"
-        return SourceError([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
+        return ChangedWhileChecked([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
 
     def _positions(self) -> Document:
         if self._located is None:

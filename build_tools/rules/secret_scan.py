@@ -301,10 +301,10 @@ class SecretScan:
         ``found`` is what :func:`source_findings` gave for it already (in a worker)."""
         if not scanned_as_source(document):
             return
-        text = document.raw.decode("utf-8", "replace") if found is None or found else ""
-        found = scan_text(text) if found is None else found
-        if found:
-            self.raw.append((document, text, found))
+        if found is None:
+            found = source_findings(document)
+        if found:  # nearly never: the text is decoded again for the findings' places
+            self.raw.append((document, document.raw.decode("utf-8", "replace"), found))
 
     def outside_values(self) -> list[Diagnostic]:
         """Each credential in a source's text that no value holds: it cannot be allowed."""
