@@ -12,7 +12,8 @@ killed at any point leaves a journal: the next rolecat command that reads or cha
 the catalog is the old state or the new one, never a mix.
 
 A journal that a running command still holds (a ``flock`` on its directory) is never touched: the
-command is refused instead.
+command is refused instead. A journal is acted on only if rolecat could have written it
+(:mod:`build_tools.journal`): anything else is refused in one line and left for a person to read.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ import errno
 import fcntl
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-JOURNAL_PREFIX = ".rolecat-change-"
-_PLAN, _COMMITTED, _ROLLING_BACK = "plan.json", "committed", "rolling-back"
+from build_tools.journal import COMMITTED, PLAN, PREFIX, ROLLING_BACK, Foreign, read_journal
+from build_tools.scope import OutOfScope, Scope
+
+JOURNAL_PREFIX = PREFIX
 
 
 class WriteError(Exception):
@@ -42,23 +46,36 @@ class WriteError(Exception):
 class Transaction:
     """Files to write and to remove, applied together by :meth:`apply`."""
 
-    root: Path
-    """The catalog directory: the journal goes there (targets may lie elsewhere, e.g. a lock)."""
+    scope: Scope
+    """What the command may write; its journal goes in the scope's root."""
     writes: dict[Path, bytes] = field(default_factory=dict)
     removes: list[Path] = field(default_factory=list)
 
+    @property
+    def root(self) -> Path:
+        return self.scope.root
+
     def write(self, path: Path, content: bytes) -> None:
-        """Write ``content`` to ``path`` (through a symlink: the file it names is replaced)."""
-        self.writes[Path(os.path.realpath(path))] = content
+        """Write ``content`` to ``path``, which must be a file of the scope's (never a symlink)."""
+        self.writes[Path(os.path.abspath(path))] = content
 
     def remove(self, path: Path) -> None:
         self.removes.append(Path(os.path.abspath(path)))
 
     def apply(self) -> None:
         """Make every write and removal, or none of them; raises :class:`WriteError`."""
-        recover(self.root)
+        recover(self.scope)
         if not self.writes and not self.removes:
             return
+        try:
+            writes = {self.scope.confine(p): content for p, content in self.writes.items()}
+            removes = [self.scope.confine(p) for p in self.removes]
+            for path in [*writes, *removes]:
+                _can_replace(path)
+        except OutOfScope as refused:
+            raise WriteError(refused.path, refused.reason) from None
+        except OSError as error:
+            raise WriteError(Path(error.filename or self.root), _reason(error)) from None
         try:
             import tempfile  # a transaction is rare; a check never starts one
 
@@ -67,8 +84,8 @@ class Transaction:
             raise WriteError(self.root, f"cannot write here: {_reason(error)}") from None
         held = _hold(journal)
         try:
-            plan = self._prepare(journal)
-            _write_file(journal / _COMMITTED, b"")
+            plan = self._prepare(journal, writes, removes)
+            _write_file(journal / COMMITTED, b"")
             _sync_directory(journal)
             try:
                 _forward(plan)
@@ -80,20 +97,18 @@ class Transaction:
         finally:
             os.close(held)
 
-    def _prepare(self, journal: Path) -> _Plan:
+    def _prepare(self, journal: Path, writes: dict[Path, bytes], removes: list[Path]) -> Plan:
         """Everything written and flushed beside its target; on failure, nothing is left."""
-        plan = _Plan.of(journal, self.writes, self.removes)
+        plan = Plan.of(journal, self.scope.writer, writes, removes)
         try:
-            for path in [*self.writes, *self.removes]:
-                _can_replace(path)
-            _write_file(journal / _PLAN, plan.dumps())
+            _write_file(journal / PLAN, plan.dumps())
             _sync_directory(journal)
             for entry in plan.entries:
                 if entry.backup is not None:
                     _keep(entry.target, entry.backup)
                 if entry.temporary is not None:
-                    _write_file(entry.temporary, self.writes[entry.target], like=entry.target)
-            for staged, content in plan.staged(self.writes).items():
+                    _write_file(entry.temporary, writes[entry.target], like=entry.target)
+            for staged, content in plan.staged(writes).items():
                 staged.parent.mkdir(parents=True, exist_ok=True)
                 _write_file(staged, content)
             for directory in {e.target.parent for e in plan.entries}:
@@ -106,26 +121,28 @@ class Transaction:
 
 
 @dataclass(frozen=True)
-class _Entry:
+class Entry:
     target: Path
     temporary: Path | None  # the new bytes; None for a removal
     backup: Path | None  # a hard link to what the target was, to undo with; None if it was not
 
 
 @dataclass(frozen=True)
-class _Plan:
+class Plan:
     journal: Path
-    entries: list[_Entry]
+    writer: str
+    """The kind of command that wrote it (:attr:`Scope.writer`): only that kind finishes it."""
+    entries: list[Entry]
     """Files in directories that exist: each replaced, created or removed by one rename."""
     trees: list[Path]
     """New directories, each built inside the journal and moved into place by one rename, so
     that no directory of a change that never happened is left behind."""
 
     @classmethod
-    def of(cls, journal: Path, writes: dict[Path, bytes], removes: list[Path]) -> _Plan:
+    def of(cls, journal: Path, writer: str, writes: dict[Path, bytes], removes: list[Path]) -> Plan:
         # Short names, whatever the target's: a target may be as long as a name can be.
         tag = journal.name.removeprefix(JOURNAL_PREFIX)
-        entries: list[_Entry] = []
+        entries: list[Entry] = []
         trees: list[Path] = []
         for number, target in enumerate([*writes, *removes]):
             top = _new_tree(target) if target in writes else None
@@ -137,8 +154,8 @@ class _Plan:
             temporary = hidden.with_name(hidden.name + "-new") if target in writes else None
             existed = os.path.lexists(target)
             backup = hidden.with_name(hidden.name + "-old") if existed else None
-            entries.append(_Entry(target, temporary, backup))
-        return cls(journal, entries, trees)
+            entries.append(Entry(target, temporary, backup))
+        return cls(journal, writer, entries, trees)
 
     def staged(self, writes: dict[Path, bytes]) -> dict[Path, bytes]:
         """Where each file of a new directory is written inside the journal."""
@@ -155,6 +172,7 @@ class _Plan:
     def dumps(self) -> bytes:
         return json.dumps(
             {
+                "writer": self.writer,
                 "entries": [
                     [str(e.target), e.temporary and str(e.temporary), e.backup and str(e.backup)]
                     for e in self.entries
@@ -163,15 +181,6 @@ class _Plan:
             }
         ).encode()
 
-    @classmethod
-    def loads(cls, journal: Path, raw: bytes) -> _Plan:
-        data = json.loads(raw)
-        entries = [
-            _Entry(Path(t), Path(n) if n else None, Path(b) if b else None)
-            for t, n, b in data["entries"]
-        ]
-        return cls(journal, entries, [Path(t) for t in data["trees"]])
-
 
 def _new_tree(target: Path) -> Path | None:
     """The outermost directory above ``target`` that does not exist yet, if any."""
@@ -179,49 +188,64 @@ def _new_tree(target: Path) -> Path | None:
     return missing[-1] if missing else None
 
 
-def recover(root: Path) -> list[str]:
-    """Finish or undo each change a killed command left in ``root``; what was done, a line each.
+def recover(scope: Scope) -> list[str]:
+    """Finish or undo each change a killed command of ``scope``'s kind left in its root; what
+    was done, a line each.
 
-    Raises :class:`WriteError` while another rolecat command is changing the catalog.
+    Raises :class:`WriteError` while another rolecat command is changing the catalog, and for a
+    journal rolecat could not have written (:mod:`build_tools.journal`), touching nothing.
     """
     done = []
     try:
-        journals = sorted(root.glob(f"{JOURNAL_PREFIX}*"), key=lambda p: p.stat().st_mtime_ns)
+        found = [p for p in scope.root.glob(f"{JOURNAL_PREFIX}*") if _is_directory(p)]
+        found.sort(key=lambda p: p.lstat().st_mtime_ns)
     except OSError:
         return []
-    for journal in journals:
+    for directory in found:
         try:
-            held = _hold(journal)
+            held = _hold(directory)
         except OSError:
-            continue  # gone meanwhile, or not a directory of ours
+            continue  # gone meanwhile
         try:
-            done.append(_recover(journal))
+            line = _recover(directory, scope)
+        except Foreign as foreign:
+            raise WriteError(directory, foreign.message) from None
         except OSError as error:
             raise WriteError(
-                journal, f"cannot finish this interrupted change: {_reason(error)}"
+                directory, f"cannot finish this interrupted change: {_reason(error)}"
             ) from None
         finally:
             os.close(held)
+        if line:
+            done.append(line)
     return done
 
 
-def _recover(journal: Path) -> str:
-    try:
-        plan = _Plan.loads(journal, (journal / _PLAN).read_bytes())
-    except (OSError, ValueError, KeyError, TypeError):  # killed before its plan was complete
-        _remove_tree(journal)
-        return f"removed {journal.name}: an interrupted change that had written nothing"
+def _is_directory(path: Path) -> bool:
+    """A real directory: a file or a symlink of that name is no journal of ours, and left alone."""
+    return stat.S_ISDIR(os.lstat(path).st_mode)
+
+
+def _recover(directory: Path, scope: Scope) -> str | None:
+    read = read_journal(directory, scope)
+    if read is None:  # killed before its plan was complete
+        _remove_tree(directory)
+        return f"removed {directory.name}: an interrupted change that had written nothing"
+    if read.writer != scope.writer:
+        return None  # another command's change: that command finishes it
+    entries = [Entry(target, new, backup) for target, new, backup in read.entries]
+    plan = Plan(directory, read.writer, entries, read.trees)
     names = ", ".join(str(e.target) for e in plan.entries)
-    if (journal / _COMMITTED).exists() and not (journal / _ROLLING_BACK).exists():
+    if read.committed and not read.rolling_back:
         _forward(plan)
-        _finish(journal, plan)
+        _finish(directory, plan)
         return f"finished an interrupted change: {names}"
-    _backward(plan, committed=(journal / _COMMITTED).exists())
-    _remove_tree(journal)
+    _backward(plan, committed=read.committed)
+    _remove_tree(directory)
     return f"undid an interrupted change: {names} as they were"
 
 
-def _forward(plan: _Plan) -> None:
+def _forward(plan: Plan) -> None:
     """Replace every target; each step may already have been done by a killed process."""
     for tree in plan.trees:
         staged = plan.staging(tree)
@@ -238,7 +262,7 @@ def _forward(plan: _Plan) -> None:
         _sync_directory(directory)
 
 
-def _backward(plan: _Plan, *, committed: bool) -> None:
+def _backward(plan: Plan, *, committed: bool) -> None:
     """Put back every target as it was; each step may already have been done by a killed
     process, and only a committed change can have moved a new directory into place."""
     for entry in plan.entries:
@@ -256,7 +280,7 @@ def _backward(plan: _Plan, *, committed: bool) -> None:
             _remove_tree(tree)
 
 
-def _finish(journal: Path, plan: _Plan) -> None:
+def _finish(journal: Path, plan: Plan) -> None:
     for entry in plan.entries:
         if entry.backup is not None:
             _unlink(entry.backup)
@@ -265,7 +289,7 @@ def _finish(journal: Path, plan: _Plan) -> None:
 
 def _mark_rolling_back(journal: Path) -> None:
     with contextlib.suppress(OSError):
-        _write_file(journal / _ROLLING_BACK, b"")
+        _write_file(journal / ROLLING_BACK, b"")
 
 
 def _keep(target: Path, backup: Path) -> None:
@@ -323,7 +347,8 @@ def _sync_directory(path: Path) -> None:
 def lock_directory(directory: Path) -> int:
     """An open descriptor of ``directory`` holding an exclusive ``flock`` on it, for as long as
     it stays open; ``BlockingIOError`` while another process holds one."""
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW
+    descriptor = os.open(directory, flags)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -354,7 +379,7 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def _failure(plan: _Plan, error: OSError) -> WriteError:
+def _failure(plan: Plan, error: OSError) -> WriteError:
     where = Path(error.filename) if error.filename else plan.journal
     for entry in plan.entries:  # name the target, not its hidden temporary file
         if where in (entry.temporary, entry.backup):

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
-from build_tools import cache
 from build_tools.cli.report import FORMAT_ENV
 from tests.history_repo import StoryRepo, tell
-
-
-@pytest.fixture(autouse=True, scope="session")
-def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """rolecat's cache (build_tools/cache.py) in the session's temporary directory, for every
-    process the tests start too: never the user's."""
-    before = os.environ.get(cache.ENV)
-    os.environ[cache.ENV] = str(tmp_path_factory.mktemp("rolecat-cache"))
-    yield
-    if before is None:
-        os.environ.pop(cache.ENV, None)
-    else:
-        os.environ[cache.ENV] = before
 
 
 @pytest.fixture(autouse=True)

@@ -48,6 +48,7 @@ from build_tools.rules.server_contract import (
     SERVER_CATALOG_RULES,
     literal_model_words,
 )
+from build_tools.scope import catalog_scope
 from build_tools.wire import judged, site_paths
 from build_tools.wire.site_paths import Site
 
@@ -138,14 +139,13 @@ def check_catalog(
     A change that a killed rolecat command left half made is finished or undone first (see
     :mod:`build_tools.atomic`), so the catalog read is the one before it or the one after.
     """
-    lock_path = lock_path or default_lock(root)
     recovered: list[str] = []
     try:
-        for directory in dict.fromkeys([root, lock_path.parent]):
-            recovered += recover(directory)
+        recovered = recover(catalog_scope(root, lock_path))
     except WriteError as error:
         where = relative(root, error.path)
         return CheckResult(None, [Diagnostic(where, 0, 0, error.reason, "interrupted-change")])
+    lock_path = lock_path or default_lock(root)
     with _no_cycle_collection():
         try:
             result = _check(
@@ -255,7 +255,7 @@ def update_lock(root: Path, lock_path: Path | None = None, site: Site | None = N
     path = lock_path or default_lock(root)
     result = check_catalog(root, path, site, pruning=True)
     pruned: list[str] = []
-    change = Transaction(root)
+    change = Transaction(catalog_scope(root, lock_path))
     if result.stale_allowed and result.allowlist is not None:
         content, pruned = prune(result.allowlist, result.stale_allowed)
         change.write(root / ALLOWLIST_FILE, content)

@@ -13,6 +13,7 @@ from build_tools.atomic import Transaction, WriteError, recover
 from build_tools.diagnostics import Diagnostic
 from build_tools.model.catalog import DirectorySource, load_catalog, relative
 from build_tools.rules.across_files import run_rules
+from build_tools.scope import catalog_scope
 from build_tools.sources.formats import EXTENSIONS, Format, dump, format_of, parse
 
 
@@ -25,7 +26,7 @@ class Conversion:
 def convert_catalog(root: Path, to: Format) -> Conversion:
     """Convert each source not in ``to``; refuse, changing nothing, while the catalog is broken."""
     try:
-        recover(root)
+        recover(catalog_scope(root))
     except WriteError as error:
         return Conversion([Diagnostic(relative(root, error.path), 0, 0, error.reason, "busy")])
     catalog, diagnostics = load_catalog(DirectorySource(root))
@@ -49,7 +50,7 @@ def convert_catalog(root: Path, to: Format) -> Conversion:
                 ]
             )
         pending.append((document.path, target, content))
-    change = Transaction(root)
+    change = Transaction(catalog_scope(root))
     for source, target, content in pending:
         change.write(root / target, content)
         change.remove(root / source)

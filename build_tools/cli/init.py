@@ -9,6 +9,9 @@ of one role, so a new team starts from a catalog that passes.
 from __future__ import annotations
 
 import os
+import posixpath
+import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
@@ -16,10 +19,14 @@ from pathlib import Path
 
 from build_tools import __version__
 from build_tools.atomic import Transaction, WriteError
-from build_tools.check import check_catalog, update_lock
+from build_tools.check import CheckResult, check_catalog, update_lock
+from build_tools.diagnostics import one_line
+from build_tools.lock import LOCK_FILE
 from build_tools.model.catalog import SOURCE_FORMATS
-from build_tools.sources.formats import parse
-from build_tools.sources.json_reader import SourceError
+from build_tools.scope import OutOfScope, Scope, no_symlink_below
+from build_tools.sources.files import read_bounded
+from build_tools.sources.formats import double_quoted, parse
+from build_tools.sources.json_reader import MAX_FILE_BYTES, SourceError
 
 INDEX_NAMES = tuple(f"index{extension}" for extension in SOURCE_FORMATS)
 SKIPPED = {"node_modules", "site", "venv", "__pycache__"}
@@ -69,16 +76,23 @@ def find_catalogs(root: Path) -> list[Path]:
 
 def _declares_bundles(index: Path) -> bool:
     try:
-        data = parse(index.name, index.read_bytes())
-    except (OSError, SourceError):
+        data = parse(index.name, read_bounded(index, MAX_FILE_BYTES))
+    except (OSError, SourceError, RecursionError):
         return False
     return isinstance(data, dict) and "bundles" in data
 
 
 def choose_catalog(root: Path, given: Path | None) -> Path:
-    """The catalog named by ``--catalog``, or the one the repository holds."""
+    """The catalog named by ``--catalog``, or the one the repository holds; reached from
+    ``root`` through real directories only, so that nothing is written through a symlink."""
     if given is not None:
-        catalog = given if given.is_absolute() else root / given
+        catalog = Path(os.path.abspath(given if given.is_absolute() else root / given))
+        if root != catalog and root not in catalog.parents:
+            raise InitError(f"the catalog {catalog} is outside the repository {root}")
+        try:
+            no_symlink_below(root, catalog)
+        except OutOfScope as refused:
+            raise InitError(f"{refused.path} {refused.reason}") from None
         if catalog.exists() and not catalog.is_dir():
             raise InitError(f"{given} is not a directory")
         return catalog
@@ -96,51 +110,85 @@ def choose_catalog(root: Path, given: Path | None) -> Path:
 
 
 def init(root: Path, given: Path | None) -> Setup:
-    """Write the repository's files for the catalog, or raise :class:`InitError`."""
+    """Write the repository's files for the catalog, all or none, or raise :class:`InitError`."""
+    root = Path(os.path.realpath(root))
     catalog = choose_catalog(root, given)
     shown = Path(os.path.relpath(catalog, root)).as_posix()
-    if shown.startswith("../"):
-        raise InitError(f"the catalog {catalog} is outside the repository {root}")
-    present = [name for name in WRITTEN if (root / name).exists() or (root / name).is_symlink()]
+    _writable_name(shown)
+    present = [name for name in WRITTEN if os.path.lexists(root / name)]
     if present:
         raise InitError(
             f"{', '.join(present)} already exist{'s' if len(present) == 1 else ''}; init "
             "overwrites nothing: move them aside or set the rest up by hand"
         )
     starter = not catalog.exists() or not any(catalog.iterdir())
+    writes = {}
     if starter:
-        _write_starter(catalog)
-    result = check_catalog(catalog)
+        files, result = _starter()
+        writes = {posixpath.normpath(f"{shown}/{name}"): content for name, content in files.items()}
+    else:
+        result = check_catalog(catalog)
     tiers = any(w.rule == TIER_WARNING for w in result.warnings)
-    if tiers:
+    if tiers and not starter:
         result = check_catalog(catalog, model_tiers=True)
-    change = Transaction(root)
-    for name, text in _files(root, shown, tiers):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        change.write(root / name, text.encode("utf-8"))
-    _apply(change)
-    return Setup(shown, list(WRITTEN), starter, tiers, len(result.diagnostics))
-
-
-def _write_starter(catalog: Path) -> None:
-    """One bundle, one role and its lock: a catalog that passes, for a new team to reshape."""
-    texts = files("build_tools.cli").joinpath("init_files", "starter")
-    catalog.mkdir(parents=True, exist_ok=True)
-    change = Transaction(catalog)
-    for name in STARTER:
-        (catalog / name).parent.mkdir(parents=True, exist_ok=True)
-        change.write(catalog / name, texts.joinpath(name).read_bytes())
-    _apply(change)
-    update = update_lock(catalog)
-    if update.diagnostics:  # our own starter: it passes, or rolecat itself is broken
-        raise InitError(f"the starter catalog fails its check: {update.diagnostics[0]}")
-
-
-def _apply(change: Transaction) -> None:
+    writes.update((name, text.encode("utf-8")) for name, text in _files(root, shown, tiers))
+    change = Transaction(Scope(root, "init", tuple(re.escape(name) for name in writes)))
+    for name, content in writes.items():
+        change.write(root / name, content)
     try:
         change.apply()
     except WriteError as error:
         raise InitError(f"{error.path}: {error.reason}; nothing was written") from None
+    return Setup(shown, list(WRITTEN), starter, tiers, len(result.diagnostics))
+
+
+def _starter() -> tuple[dict[str, bytes], CheckResult]:
+    """One bundle, one role and its lock: a catalog that passes, for a new team to reshape. Made
+    and checked in a directory of its own, so that init writes it with the rest or not at all."""
+    import tempfile
+
+    texts = files("build_tools.cli").joinpath("init_files", "starter")
+    with tempfile.TemporaryDirectory(prefix="rolecat-starter-") as made:
+        place = Path(made)
+        for name in STARTER:
+            (place / name).parent.mkdir(parents=True, exist_ok=True)
+            (place / name).write_bytes(texts.joinpath(name).read_bytes())
+        update = update_lock(place)
+        if update.diagnostics:  # our own starter: it passes, or rolecat itself is broken
+            raise InitError(f"the starter catalog fails its check: {update.diagnostics[0]}")
+        result = check_catalog(place)
+        result.catalog = None
+        names = [*STARTER, LOCK_FILE]
+        return {name: (place / name).read_bytes() for name in names}, result
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_. /-]*[A-Za-z0-9_./-]|[A-Za-z_]")
+_NOT_STRINGS = {"y", "yes", "n", "no", "true", "false", "on", "off", "null"}
+
+
+def _writable_name(name: str) -> None:
+    """Refuse a catalog path that no generated file can hold safely: a line break or another
+    control or bidirectional character, or GitHub's ``${{`` (evaluated before any quoting)."""
+    if _UNSAFE.search(name) or "${{" in name:
+        raise InitError(
+            f"the catalog's path {one_line(name)!s} holds a character init cannot write into "
+            "a workflow safely (a control or bidirectional character, or ${{); rename it"
+        )
+
+
+def _yaml(text: str) -> str:
+    """``text`` as a YAML scalar every reader takes as that string: plain where it is a plain
+    name, else double-quoted."""
+    if _PLAIN.fullmatch(text) and text.lower() not in _NOT_STRINGS:
+        return text
+    return double_quoted(text)
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if "`" in text else f"{fence}{text}{fence}"
 
 
 def _files(root: Path, catalog: str, tiers: bool) -> Iterator[tuple[str, str]]:
@@ -151,11 +199,16 @@ def _files(root: Path, catalog: str, tiers: bool) -> Iterator[tuple[str, str]]:
         "      # to its provider as the model id, name real models and remove this line.\n"
         "      model_tiers: true\n"
     )
+    flags = " --model-tiers" if tiers else ""
+    check = f"rolecat check --catalog {shlex.quote(catalog)}{flags}"
     values = {
-        "@CATALOG_DIR@": catalog,
-        "@SITE_NAME@": f"{root.resolve().name} agent roles",
+        "@CATALOG_DIR@": one_line(catalog),
+        "@CATALOG_YAML@": _yaml(catalog),
+        "@CATALOG_SHELL@": shlex.quote(catalog),
+        "@CATALOG_CODE@": _code(f"{catalog}/"),
+        "@CHECK_COMMAND@": _yaml(check),
+        "@SITE_NAME@": _yaml(f"{root.name} agent roles"),
         "@VERSION@": __version__,
-        "@CHECK_FLAGS@": " --model-tiers" if tiers else "",
         "@MODEL_TIERS@\n": tier_option if tiers else "",
     }
     for name, source in WRITTEN.items():
@@ -167,7 +220,7 @@ def _files(root: Path, catalog: str, tiers: bool) -> Iterator[tuple[str, str]]:
 
 def next_steps(setup: Setup) -> list[str]:
     """What the person does next, in the order they do it."""
-    catalog, flags = setup.catalog, " --model-tiers" if setup.model_tiers else ""
+    catalog, flags = shlex.quote(setup.catalog), " --model-tiers" if setup.model_tiers else ""
     steps = [
         f"rolecat check --catalog {catalog}{flags}"
         + (f"  # {setup.problems} problem(s) to fix first" if setup.problems else ""),

@@ -367,13 +367,20 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from build_tools.atomic import WriteError
+    from build_tools.atomic import WriteError, recover
     from build_tools.exports.writer import MANIFEST, ExportError, plan, select, write
+    from build_tools.scope import export_scope
 
     target: Path = args.directory
     if not target.is_dir():
         print(f"rolecat: error: not a directory: {target}", file=err)
         return EXIT_USAGE
+    try:  # a killed export's own change, finished or undone before anything is judged
+        for line in recover(export_scope(target)):
+            print(line, file=out)
+    except WriteError as error:
+        print(one_line(f"rolecat: {error.message}"), file=err)
+        return EXIT_PROBLEMS
     result = check_catalog(args.catalog)
     for line in result.recovered:
         print(line, file=out)

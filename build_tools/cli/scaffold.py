@@ -36,8 +36,10 @@ from build_tools.model.catalog import (
     relative,
 )
 from build_tools.rules.across_files import PLACEHOLDER
+from build_tools.scope import catalog_scope
+from build_tools.sources.files import describe, read_bounded
 from build_tools.sources.formats import EXTENSIONS, Format, dump, dump_yaml, format_of, parse
-from build_tools.sources.json_reader import SourceError
+from build_tools.sources.json_reader import MAX_FILE_BYTES, SourceError
 from build_tools.sources.yaml_core import CORE_PATTERNS
 from build_tools.wire.site_paths import RESERVED, id_name_problem
 
@@ -195,7 +197,7 @@ def add_language(root: Path, language: str, bundle_id: str) -> list[str]:
 
 def _open(root: Path) -> tuple[Catalog, list[Diagnostic]]:
     try:
-        recover(root)  # what a killed command left half done, finished or undone first
+        recover(catalog_scope(root))  # what a killed command left half done, finished first
     except WriteError as error:
         raise ScaffoldError(f"{relative(root, error.path)}: {error.reason}") from None
     catalog, problems = load_catalog(DirectorySource(root))
@@ -271,7 +273,7 @@ def _number(value: int | float) -> str:
 
 def _write(root: Path, edited: list[_Source], created: dict[str, bytes]) -> None:
     """Every file's new bytes first (any of them may refuse), then all of them or none."""
-    change = Transaction(root)
+    change = Transaction(catalog_scope(root))
     for source in edited:
         change.write(root / source.path, source.result())
     for path, content in created.items():
@@ -286,7 +288,10 @@ def _write(root: Path, edited: list[_Source], created: dict[str, bytes]) -> None
 
 
 def _source(root: Path, path: str) -> _Source:
-    raw = (root / path).read_bytes()
+    try:  # read again as the check read it: it may have changed into anything since
+        raw = read_bounded(root / path, MAX_FILE_BYTES)
+    except OSError as error:
+        raise ScaffoldError(f"{path}: {describe(error)}") from None
     return (_YamlSource if format_of(path) == "yaml" else _JsonSource)(path, raw)
 
 

@@ -20,9 +20,14 @@ from typing import Literal
 from build_tools.atomic import Transaction
 from build_tools.exports import EXPORTERS, Export, Tool
 from build_tools.model.catalog import Catalog
+from build_tools.scope import OutOfScope, export_scope, no_symlink_below
+from build_tools.sources.files import describe, read_bounded
 
 MANIFEST = ".rolecat-export.json"
 """Beside the tools' directories: what ``rolecat export`` wrote there."""
+
+MAX_EXPORT_BYTES = 16 << 20
+"""More than any file export writes (a role's instructions are under the server's 1 MB)."""
 
 State = Literal["created", "updated", "unchanged", "overwritten", "refused"]
 
@@ -111,7 +116,7 @@ def plan(root: Path, exports: list[Export], *, force: bool = False) -> Plan:
     writes: dict[str, bytes] = {}
     for export in exports:
         content = export.encoded()
-        state, reason = _judge(root / export.path, content, recorded.get(export.path), force)
+        state, reason = _judge(root, export.path, content, recorded.get(export.path), force)
         files.append(Planned(export.path, state, reason))
         if state != "refused":
             manifest[export.path] = digest(content)
@@ -125,7 +130,14 @@ def plan(root: Path, exports: list[Export], *, force: bool = False) -> Plan:
     return Plan(root, files, writes, notes)
 
 
-def _judge(path: Path, content: bytes, recorded: str | None, force: bool) -> tuple[State, str]:
+def _judge(
+    root: Path, name: str, content: bytes, recorded: str | None, force: bool
+) -> tuple[State, str]:
+    path = root / name
+    try:  # forced or not, nothing is written through a symlink
+        no_symlink_below(root, path.parent)
+    except OutOfScope as refused:
+        return "refused", f"{refused.path.relative_to(root).as_posix()} {refused.reason}"
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -137,9 +149,9 @@ def _judge(path: Path, content: bytes, recorded: str | None, force: bool) -> tup
     if not stat.S_ISREG(mode):
         return "refused", "is not a regular file"
     try:
-        current = path.read_bytes()
+        current = read_bounded(path, MAX_EXPORT_BYTES)
     except OSError as error:
-        return "refused", f"cannot be read: {error.strerror or error}"
+        return "refused", describe(error)
     if current == content:
         return "unchanged", ""
     if recorded is not None and digest(current) == recorded:
@@ -163,16 +175,16 @@ def read_manifest(root: Path) -> tuple[dict[str, str], list[str]]:
     """The recorded files, and a note when the manifest could not be read (then nothing counts
     as written by rolecat export, so nothing is replaced unforced)."""
     path = root / MANIFEST
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}, []
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_bounded(path, MAX_EXPORT_BYTES))
         files = data["files"]
         if isinstance(files, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in files.items()
         ):
             return dict(files), []
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         pass
     return {}, [f"{MANIFEST}: unreadable, so no file counts as written by rolecat export"]
 
@@ -188,7 +200,7 @@ def manifest_bytes(files: dict[str, str]) -> bytes:
 
 def write(plan: Plan) -> None:
     """Every write of the plan, or none (raises :class:`~build_tools.atomic.WriteError`)."""
-    change = Transaction(plan.root)
+    change = Transaction(export_scope(plan.root))
     for path, content in plan.writes.items():
         change.write(plan.root / path, content)
     change.apply()

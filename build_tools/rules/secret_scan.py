@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import hashlib
+import json
 import re
 import sys
 from collections import Counter
@@ -32,7 +33,6 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
-from build_tools.cache import remembered
 from build_tools.diagnostics import Diagnostic, Pointer, describe_pointer
 from build_tools.model.catalog import Bundle
 from build_tools.model.credentials import ADVICE
@@ -222,23 +222,24 @@ def _detector() -> _Detector:
     return _Detector()
 
 
+GATES = Path(__file__).with_name("secret_gates.json")
+"""The gate of each detect-secrets release rolecat knows, by the SHA-256 of its plugins' sources:
+package data, written by ``scripts/secret_gates.py`` from detect-secrets itself and held to it by
+the tests. Never a cache: a verdict-bearing value is only ever read from what ships with rolecat."""
+
+
 @cache
 def _gate() -> re.Pattern[str]:
-    """The detectors' own patterns as one, made by :class:`_Detector`, kept between runs
-    (:mod:`build_tools.cache`): most catalogs hold a word the screen lets through (a long
-    hyphenated one, a URL) that no detector matches, and are then scanned without detect-secrets.
-    Keyed by this file and every source file of detect-secrets' plugins."""
+    """The detectors' own patterns as one: most catalogs hold a word the screen lets through (a
+    long hyphenated one, a URL) that no detector matches, and are then scanned without importing
+    detect-secrets. Taken from :data:`GATES` where the installed plugins are the ones it was made
+    from, else made by :class:`_Detector` from the plugins themselves."""
     place = _detect_secrets_dir()
-    if place is None:  # nothing to key it by
-        return _detector().gate
-
-    def make() -> tuple[str, bool]:
-        import detect_secrets
-
-        # Kept only where the package imported is the one keyed by.
-        return _detector().gate.pattern, Path(detect_secrets.__file__).parent.resolve() == place
-
-    return re.compile(remembered("secret-scan-gate", _gate_inputs(place), make))
+    if place is not None:
+        shipped = json.loads(GATES.read_bytes()).get(plugins_digest(place))
+        if isinstance(shipped, str):
+            return re.compile(shipped)
+    return _detector().gate
 
 
 def _detect_secrets_dir() -> Path | None:
@@ -251,12 +252,14 @@ def _detect_secrets_dir() -> Path | None:
     return None
 
 
-def _gate_inputs(place: Path) -> list[bytes]:
-    """This module's source and each of detect-secrets' plugins' sources, with their names."""
-    parts = [Path(__file__).read_bytes()]
+def plugins_digest(place: Path) -> str:
+    """The SHA-256 of every source file of detect-secrets' plugins, each with its name (each
+    length-prefixed, so that no two splits of the same bytes collide)."""
+    digest = hashlib.sha256()
     for plugin in sorted((place / "plugins").glob("*.py")):
-        parts += [plugin.name.encode(), plugin.read_bytes()]
-    return parts
+        for part in (plugin.name.encode(), plugin.read_bytes()):
+            digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ import pytest
 
 from build_tools.atomic import JOURNAL_PREFIX, Transaction, WriteError, recover
 from build_tools.check import check_catalog
+from build_tools.scope import catalog_scope
 from tests.support import OUR_CATALOG, REPO
 
 # Runs the CLI with an audit hook that kills the process before the N-th change under ROOT, or
@@ -180,15 +181,15 @@ def test_a_change_another_command_is_making_is_left_alone(tmp_path: Path) -> Non
     fcntl.flock(held, fcntl.LOCK_EX)
     try:
         with pytest.raises(WriteError, match="another rolecat command"):
-            recover(tmp_path)
-        change = Transaction(tmp_path)
+            recover(catalog_scope(tmp_path))
+        change = Transaction(catalog_scope(tmp_path))
         change.write(tmp_path / "a.json", b"{}")
         with pytest.raises(WriteError):
             change.apply()
         assert not (tmp_path / "a.json").exists()
     finally:
         os.close(held)
-    assert recover(tmp_path)  # once the command is gone, its empty journal is removed
+    assert recover(catalog_scope(tmp_path))  # the command gone, its empty journal is removed
     assert list(tmp_path.iterdir()) == []
 
 
@@ -196,14 +197,14 @@ def test_a_target_that_is_a_directory_is_refused_before_anything_is_written(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "index.json").write_bytes(b"old")
-    (tmp_path / "lock").mkdir()
-    change = Transaction(tmp_path)
+    (tmp_path / "content-hashes.json").mkdir()
+    change = Transaction(catalog_scope(tmp_path))
     change.write(tmp_path / "index.json", b"new")
-    change.write(tmp_path / "lock", b"{}")
+    change.write(tmp_path / "content-hashes.json", b"{}")
     with pytest.raises(WriteError, match="is a directory"):
         change.apply()
     assert (tmp_path / "index.json").read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json", "lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content-hashes.json", "index.json"]
 
 
 LONG = "a" * 300
@@ -255,7 +256,7 @@ def test_what_is_not_a_journal_of_ours_is_left_alone_and_a_torn_plan_is_undone(
     torn.mkdir()
     (torn / "plan.json").write_text('{"entries": [["a', encoding="utf-8")  # killed mid-write
     (tmp_path / "index.json").write_bytes(b"as it was")
-    done = recover(tmp_path)
+    done = recover(catalog_scope(tmp_path))
     assert done == [f"removed {torn.name}: an interrupted change that had written nothing"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{JOURNAL_PREFIX}a-file", "index.json"]
     assert (tmp_path / "index.json").read_bytes() == b"as it was"
@@ -266,7 +267,7 @@ def test_a_failed_write_is_one_line_naming_the_file_not_the_hidden_one(tmp_path:
     import resource
 
     (tmp_path / "index.json").write_bytes(b"{}")
-    change = Transaction(tmp_path)
+    change = Transaction(catalog_scope(tmp_path))
     change.write(tmp_path / "index.json", b"x" * 4096)
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)
     previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
