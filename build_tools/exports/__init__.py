@@ -135,11 +135,20 @@ def _export(tool: Tool, role: Role, fields: list[tuple[str, str | bool]]) -> Exp
     return Export(tool, role.slug + SUFFIXES[tool], front_matter(fields), role.instructions or "")
 
 
+_BIDI = "[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+"""The bidirectional marks, embeddings, overrides and isolates: raw, they make an editor or a
+diff show a name or description other than the one the tool reads."""
+
+
 def front_matter(fields: list[tuple[str, str | bool]]) -> str:
-    """``---``, one ``key: value`` line per field, ``---``; strings quoted, booleans plain."""
+    """``---``, one ``key: value`` line per field, ``---``; strings quoted (bidirectional
+    controls escaped too, as the reporters escape them), booleans plain."""
     lines = ["---"]
     for key, value in fields:
-        shown = ("true" if value else "false") if isinstance(value, bool) else double_quoted(value)
+        if isinstance(value, bool):
+            shown = "true" if value else "false"
+        else:
+            shown = re.sub(_BIDI, lambda m: f"\\u{ord(m.group()):04X}", double_quoted(value))
         lines.append(f"{key}: {shown}")
     lines.append("---")
     return "\n".join(lines) + "\n"

@@ -40,6 +40,10 @@ class BaseUrlError(ValueError):
     """A base URL the server would not accept: a usage error, not a failed deploy."""
 
 
+_NOT_IN_URLS = "\"'<>\\^`{|}"
+"""Characters that RFC 3986 leaves out of URLs (and ``'``, which ends an HTML attribute too)."""
+
+
 def normalize_base(base: str) -> str:
     """The base as the server uses it: trimmed, ``http(s)://`` only, trailing slashes stripped."""
     base = trim(base)  # as the server reads AI_AGENT_ROLES_CATALOG_URL
@@ -47,6 +51,12 @@ def normalize_base(base: str) -> str:
         character.isspace() or ord(character) < 0x20 or ord(character) == 0x7F for character in base
     ):
         raise BaseUrlError(f"the base URL holds a space or a control character: {base!r}")
+    unsafe = sorted(set(base) & set(_NOT_IN_URLS))
+    if unsafe:  # RFC 3986 lets none of them in raw; a page that embeds the URL would break
+        raise BaseUrlError(
+            f"the base URL holds {' '.join(unsafe)}, which a URL carries only percent-encoded: "
+            f"{base!r}"
+        )
     try:
         parts = urlsplit(base)
         parts.port  # noqa: B018 (urllib checks the port only when asked for it)
