@@ -97,9 +97,9 @@ class Transaction:
         finally:
             os.close(held)
 
-    def _prepare(self, journal: Path, writes: dict[Path, bytes], removes: list[Path]) -> Plan:
+    def _prepare(self, journal: Path, writes: dict[Path, bytes], removes: list[Path]) -> _Plan:
         """Everything written and flushed beside its target; on failure, nothing is left."""
-        plan = Plan.of(journal, self.scope.writer, writes, removes)
+        plan = _Plan.of(journal, self.scope.writer, writes, removes)
         try:
             _write_file(journal / PLAN, plan.dumps())
             _sync_directory(journal)
@@ -121,28 +121,30 @@ class Transaction:
 
 
 @dataclass(frozen=True)
-class Entry:
+class _Entry:
     target: Path
     temporary: Path | None  # the new bytes; None for a removal
     backup: Path | None  # a hard link to what the target was, to undo with; None if it was not
 
 
 @dataclass(frozen=True)
-class Plan:
+class _Plan:
     journal: Path
     writer: str
     """The kind of command that wrote it (:attr:`Scope.writer`): only that kind finishes it."""
-    entries: list[Entry]
+    entries: list[_Entry]
     """Files in directories that exist: each replaced, created or removed by one rename."""
     trees: list[Path]
     """New directories, each built inside the journal and moved into place by one rename, so
     that no directory of a change that never happened is left behind."""
 
     @classmethod
-    def of(cls, journal: Path, writer: str, writes: dict[Path, bytes], removes: list[Path]) -> Plan:
+    def of(
+        cls, journal: Path, writer: str, writes: dict[Path, bytes], removes: list[Path]
+    ) -> _Plan:
         # Short names, whatever the target's: a target may be as long as a name can be.
         tag = journal.name.removeprefix(JOURNAL_PREFIX)
-        entries: list[Entry] = []
+        entries: list[_Entry] = []
         trees: list[Path] = []
         for number, target in enumerate([*writes, *removes]):
             top = _new_tree(target) if target in writes else None
@@ -154,7 +156,7 @@ class Plan:
             temporary = hidden.with_name(hidden.name + "-new") if target in writes else None
             existed = os.path.lexists(target)
             backup = hidden.with_name(hidden.name + "-old") if existed else None
-            entries.append(Entry(target, temporary, backup))
+            entries.append(_Entry(target, temporary, backup))
         return cls(journal, writer, entries, trees)
 
     def staged(self, writes: dict[Path, bytes]) -> dict[Path, bytes]:
@@ -233,8 +235,8 @@ def _recover(directory: Path, scope: Scope) -> str | None:
         return f"removed {directory.name}: an interrupted change that had written nothing"
     if read.writer != scope.writer:
         return None  # another command's change: that command finishes it
-    entries = [Entry(target, new, backup) for target, new, backup in read.entries]
-    plan = Plan(directory, read.writer, entries, read.trees)
+    entries = [_Entry(target, new, backup) for target, new, backup in read.entries]
+    plan = _Plan(directory, read.writer, entries, read.trees)
     names = ", ".join(str(e.target) for e in plan.entries)
     if read.committed and not read.rolling_back:
         _forward(plan)
@@ -245,7 +247,7 @@ def _recover(directory: Path, scope: Scope) -> str | None:
     return f"undid an interrupted change: {names} as they were"
 
 
-def _forward(plan: Plan) -> None:
+def _forward(plan: _Plan) -> None:
     """Replace every target; each step may already have been done by a killed process."""
     for tree in plan.trees:
         staged = plan.staging(tree)
@@ -262,7 +264,7 @@ def _forward(plan: Plan) -> None:
         _sync_directory(directory)
 
 
-def _backward(plan: Plan, *, committed: bool) -> None:
+def _backward(plan: _Plan, *, committed: bool) -> None:
     """Put back every target as it was; each step may already have been done by a killed
     process, and only a committed change can have moved a new directory into place."""
     for entry in plan.entries:
@@ -280,7 +282,7 @@ def _backward(plan: Plan, *, committed: bool) -> None:
             _remove_tree(tree)
 
 
-def _finish(journal: Path, plan: Plan) -> None:
+def _finish(journal: Path, plan: _Plan) -> None:
     for entry in plan.entries:
         if entry.backup is not None:
             _unlink(entry.backup)
@@ -379,7 +381,7 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def _failure(plan: Plan, error: OSError) -> WriteError:
+def _failure(plan: _Plan, error: OSError) -> WriteError:
     where = Path(error.filename) if error.filename else plan.journal
     for entry in plan.entries:  # name the target, not its hidden temporary file
         if where in (entry.temporary, entry.backup):

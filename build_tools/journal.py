@@ -22,7 +22,7 @@ import os
 import re
 import shlex
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from build_tools.diagnostics import one_line
@@ -99,10 +99,13 @@ def read_journal(journal: Path, scope: Scope) -> Journal | None:
     found = _shaped(journal, data)
     if found.writer != scope.writer:
         return found
-    committed, rolling_back = COMMITTED in names, ROLLING_BACK in names
-    checked = Journal(found.writer, found.entries, found.trees, committed, rolling_back)
-    _confined(journal, scope, checked)
-    return checked
+    unnamed = {n for n in names if _TREE.fullmatch(n)} - {
+        f"tree-{i}" for i in range(len(found.trees))
+    }
+    if unnamed:
+        raise Foreign(journal, f"it holds {min(unnamed)}, which its plan does not name")
+    _confined(journal, scope, found)
+    return replace(found, committed=COMMITTED in names, rolling_back=ROLLING_BACK in names)
 
 
 def _cut_short(error: json.JSONDecodeError, text: str) -> bool:
@@ -112,12 +115,12 @@ def _cut_short(error: json.JSONDecodeError, text: str) -> bool:
 
 
 def _own_file(journal: Path, name: str) -> None:
-    path = journal / name
-    mode = os.lstat(path).st_mode
+    info = os.lstat(journal / name)
+    mode = info.st_mode
     if name in (PLAN, COMMITTED, ROLLING_BACK):
         if not stat.S_ISREG(mode):
             raise Foreign(journal, f"{name} is not a regular file")
-        if name != PLAN and os.lstat(path).st_size:
+        if name != PLAN and info.st_size:
             raise Foreign(journal, f"{name} is not empty")
     elif _TREE.fullmatch(name):
         if not stat.S_ISDIR(mode):
@@ -192,10 +195,6 @@ def _confined(journal: Path, scope: Scope, plan: Journal) -> None:
                     raise OutOfScope(tree / relative, "is not a file this command writes")
     except OutOfScope as refused:
         raise Foreign(journal, f"{refused.path} {refused.reason}") from None
-    extra = {f"tree-{n}" for n in range(len(plan.trees))}
-    for name in os.listdir(journal):
-        if _TREE.fullmatch(name) and name not in extra:
-            raise Foreign(journal, f"it holds {name}, which its plan does not name")
 
 
 def _regular_or_missing(path: Path) -> None:

@@ -139,7 +139,6 @@ def check_catalog(
     A change that a killed rolecat command left half made is finished or undone first (see
     :mod:`build_tools.atomic`), so the catalog read is the one before it or the one after.
     """
-    recovered: list[str] = []
     try:
         recovered = recover(catalog_scope(root, lock_path))
     except WriteError as error:

@@ -157,12 +157,10 @@ def _starter() -> tuple[dict[str, bytes], CheckResult]:
         if update.diagnostics:  # our own starter: it passes, or rolecat itself is broken
             raise InitError(f"the starter catalog fails its check: {update.diagnostics[0]}")
         result = check_catalog(place)
-        result.catalog = None
         names = [*STARTER, LOCK_FILE]
         return {name: (place / name).read_bytes() for name in names}, result
 
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_. /-]*[A-Za-z0-9_./-]|[A-Za-z_]")
 _NOT_STRINGS = {"y", "yes", "n", "no", "true", "false", "on", "off", "null"}
 
@@ -170,7 +168,7 @@ _NOT_STRINGS = {"y", "yes", "n", "no", "true", "false", "on", "off", "null"}
 def _writable_name(name: str) -> None:
     """Refuse a catalog path that no generated file can hold safely: a line break or another
     control or bidirectional character, or GitHub's ``${{`` (evaluated before any quoting)."""
-    if _UNSAFE.search(name) or "${{" in name:
+    if one_line(name) != name or "${{" in name:
         raise InitError(
             f"the catalog's path {one_line(name)!s} holds a character init cannot write into "
             "a workflow safely (a control or bidirectional character, or ${{); rename it"
