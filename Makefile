@@ -3,7 +3,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Material's end-of-life banner stays off every `mkdocs` run: the package's rolecat_quiet.pth.
+# Material prints an end-of-life banner at every `mkdocs` run; upstream's own switch turns it off.
+export NO_MKDOCS_2_WARNING ?= 1
 
 .PHONY: site serve docs wheel test check ruff lint bench mutate clean
 

@@ -80,8 +80,8 @@ BUILD_PHASES = (
     ("post_build", "published", "after the pages: Pagefind and publishing"),
     ("published", "end", "the process's exit"),
 )
-"""Where a plugin build's time goes: between two marks of ``site_plugins/timings.py`` (``start``:
-the process started, ``end``: it exited), with what runs in between."""
+"""Where a plugin build's time goes: between two marks of ``site_plugins/catalog/timings.py``
+(``start``: the process started, ``end``: it exited), with what runs in between."""
 
 
 _paired_ratio = paired_ratio  # the names the bench's tests and the history's table know

@@ -27,7 +27,6 @@ from bench import plain
 from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
 from build_tools.wire import site_paths
-from site_plugins import pages
 
 REPO = Path(__file__).resolve().parent.parent
 ARTICLE = '<article class="md-content__inner md-typeset">'
@@ -71,7 +70,7 @@ def main(argv: list[str]) -> int:
         for _pointer, slug, _version in bundle.roles
     }
     role_pages = [
-        p for p in pages.catalog_pages(catalog, renderer, None, history) if p.src_uri in roles
+        p for p in site.catalog_pages(catalog, renderer, None, history) if p.src_uri in roles
     ]
     first = role_pages[0].src_uri.removesuffix(".md") + ".html"
     template, parts = shell((site / first).read_text(encoding="utf-8"), role_pages[0].title)

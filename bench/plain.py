@@ -13,11 +13,9 @@ overrides' header and search box are Pagefind's and are left out); ``pagefind`` 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
+import logging
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -31,10 +29,14 @@ from mkdocs.utils.yaml import yaml_load
 from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
 from build_tools.history.versions import History
-from build_tools.model.catalog import Catalog, last_modified
-from build_tools.sources.formats import Format
-from build_tools.wire import raw_tree, site_paths
-from site_plugins import generated, pages, rendering, theme
+from build_tools.model.catalog import Catalog
+from build_tools.wire import judged, raw_tree, site_paths
+from site_plugins.catalog import theme
+from site_plugins.catalog.build import SiteBuild
+from site_plugins.catalog.config import RolesCatalogConfig
+from site_plugins.catalog.files import Contents, page_meta
+from site_plugins.pages import site
+from site_plugins.pages.rendering import Renderer, SitePage
 
 PLUGIN = "roles-catalog"
 PAGEFIND = "rolecat-search"
@@ -77,8 +79,8 @@ from pathlib import Path
 
 from mkdocs.structure.files import File
 
-from site_plugins import chrome
-from site_plugins.labels import FALLBACK
+from site_plugins.catalog import chrome
+from site_plugins.pages.labels import FALLBACK
 
 MANIFEST = json.loads((Path(__file__).parent / "plain.json").read_text())
 DOWNLOADS = set(MANIFEST["downloads"])
@@ -112,42 +114,39 @@ def on_page_context(context, page, config, nav):
 overrides need to show the same pages (labels, sidebar entries), the downloads kept as files."""
 
 
-@contextlib.contextmanager
-def _dated(catalog_dir: Path) -> Iterator[None]:
-    """The feeds' dates, as the plugin dates them (``generated.start``): ``SOURCE_DATE_EPOCH``,
-    else the catalog's files; set only while the files are made."""
-    before = os.environ.get("SOURCE_DATE_EPOCH")
-    if not (before or "").isdigit():
-        os.environ["SOURCE_DATE_EPOCH"] = str(last_modified(catalog_dir))
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = before
-
-
 def plugin_files(
+    repo: Path,
     catalog_dir: Path,
     catalog: Catalog,
-    renderer: rendering.Renderer,
     site_url: str | None,
     history: History,
-    formats: tuple[Format, ...],
-) -> tuple[generated.Contents, dict[str, rendering.SitePage]]:
-    """Every file the plugin adds to a build of this catalog, as its own ``catalog_files`` makes
+    options: dict[str, Any],
+) -> tuple[Contents, dict[str, SitePage]]:
+    """Every file the plugin adds to a build of this catalog, as its own ``SiteBuild`` makes
     them (pages, raw tree, instruction and export files, feeds), and the pages among them."""
-    build = generated.Build(catalog_dir, None, renderer, catalog=catalog)
-    settings = SimpleNamespace(site_url=site_url, use_directory_urls=True, docs_dir="docs")
-    contents, problems = generated.catalog_files(
-        build,
-        cast(MkDocsConfig, settings),
-        Files([]),
-        lambda: history,
-        None,
-        formats,
+    settings = SimpleNamespace(
+        site_url=site_url,
+        use_directory_urls=True,
+        docs_dir="docs",
+        config_file_path=str(repo / "mkdocs.yml"),
     )
+    plugin_options = SimpleNamespace(
+        catalog_dir=str(catalog_dir),
+        lock=None,
+        page_templates=options.get("page_templates"),
+        formats=tuple(options.get("formats") or raw_tree.FORMATS),
+        model_tiers=bool(options.get("model_tiers")),
+        history=True,
+    )
+    build = SiteBuild(
+        cast(MkDocsConfig, settings),
+        cast(RolesCatalogConfig, plugin_options),
+        None,
+        logging.getLogger("bench"),
+    )
+    # The check ran without the build: the raw files are written anew, not from its digests.
+    build.catalog, build.published = catalog, judged.Memo()
+    contents, problems = build.catalog_files(Files([]), lambda: history)
     if problems:
         raise SystemExit(f"bench: the plugin's files of {catalog_dir}: {problems[0]}")
     return contents, build.pages
@@ -160,9 +159,9 @@ def plugin_options(repo: Path) -> dict[str, Any]:
     return _plugin_entry(config.get("plugins") or [])[1]
 
 
-def renderer_for(repo: Path, options: dict[str, Any]) -> rendering.Renderer:
-    """The page renderer the plugin makes with these options (``generated.start``)."""
-    return rendering.Renderer(
+def renderer_for(repo: Path, options: dict[str, Any]) -> Renderer:
+    """The page renderer the plugin makes with these options (``SiteBuild``)."""
+    return Renderer(
         theme.page_template_dirs(repo, options.get("page_templates")),
         formats=tuple(options.get("formats") or raw_tree.FORMATS),
         model_tiers=bool(options.get("model_tiers")),
@@ -180,11 +179,11 @@ def role_pages(catalog: Catalog) -> list[str]:
     ]
 
 
-def _markdown(page: rendering.SitePage) -> str:
+def _markdown(page: SitePage) -> str:
     """One page as Markdown: what the plugin puts in ``page.meta`` (its own ``page_meta``), then
     its HTML as the body."""
     holder = SimpleNamespace(meta={})
-    generated.page_meta(cast(Page, holder), page, None)
+    page_meta(cast(Page, holder), page, None)
     meta: dict[str, Any] = {k: v for k, v in holder.meta.items() if v is not None}
     # JSON is YAML: one line per key, no quoting questions.
     front = "".join(
@@ -204,14 +203,12 @@ def prepare(
     with config_file.open("rb") as stream:
         config: dict[str, Any] = yaml_load(stream)
     config["plugins"], options = _plugin_entry(config.get("plugins") or [], search)
-    formats = tuple(options.get("formats") or raw_tree.FORMATS)
     tiers = bool(options.get("model_tiers"))
     result = check_catalog(catalog_dir, model_tiers=tiers)
     if not result.ok or result.catalog is None:
         lines = "\n".join(str(d) for d in result.diagnostics[:5])
         raise SystemExit(f"bench: {catalog_dir} fails its check:\n{lines}")
     catalog = result.catalog
-    renderer = renderer_for(repo, options)
 
     if project.exists():
         shutil.rmtree(project)
@@ -222,8 +219,7 @@ def prepare(
     shutil.copytree(source_docs, docs, dirs_exist_ok=True)
     site_url = config.get("site_url") or None
     history = read_history(catalog_dir).including(catalog)
-    with _dated(catalog_dir):
-        contents, built = plugin_files(catalog_dir, catalog, renderer, site_url, history, formats)
+    contents, built = plugin_files(repo, catalog_dir, catalog, site_url, history, options)
     downloads = []
     for path, content in contents.items():
         target = docs / path
@@ -259,7 +255,7 @@ def prepare(
         strict=False,
         theme=chosen,
         validation=validation,
-        nav=[*pages.nav(catalog), *handwritten],
+        nav=[*site.nav(catalog), *handwritten],
         extra={**dict(config.get("extra") or {}), "alternate": True},
     )
     config_path = project / "mkdocs.yml"

@@ -25,7 +25,7 @@ from typing import Any
 
 STARTUP_TIMEOUT = 600.0
 TIMINGS = "ROLECAT_TIMINGS"
-"""Names the file the plugin appends its marks to (site_plugins/timings.py)."""
+"""Names the file the plugin appends its marks to (site_plugins/catalog/timings.py)."""
 PHASES: tuple[tuple[str, str, str], ...] = (
     ("file polling", "saved", "detected"),
     ("build delay", "detected", "building"),
@@ -38,7 +38,8 @@ PHASES: tuple[tuple[str, str, str], ...] = (
     ("reload answered", "reloaded", "answered"),
 )
 """Each phase of an edit's reload: its name, and the marks it runs between. "saved" and
-"answered" are the bench's own; the others are the plugin's and MkDocs' (site_plugins/timings.py).
+"answered" are the bench's own; the others are the plugin's and MkDocs'
+(site_plugins/catalog/timings.py).
 """
 WITHIN: tuple[tuple[str, str, str, str], ...] = (
     ("of which the history", "our files and pages", "history", "history_done"),

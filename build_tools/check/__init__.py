@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from build_tools.atomic import Transaction, WriteError, recover
-from build_tools.check.workers import ChangedWhileChecked, WorkerReads
+from build_tools.check.read_again import ChangedWhileChecked
+from build_tools.check.workers import WorkerReads
 from build_tools.diagnostics import Diagnostic
 from build_tools.lock import (
     LOCK_FILE,
@@ -42,7 +43,8 @@ from build_tools.rules.allowlist import (
     prune,
     read_allowlist,
 )
-from build_tools.rules.secret_scan import SecretScan, redact
+from build_tools.rules.secret_report import redact
+from build_tools.rules.secret_scan import SecretScan
 from build_tools.rules.server_contract import (
     SERVER_BUNDLE_RULES,
     SERVER_CATALOG_RULES,
@@ -148,7 +150,14 @@ def check_catalog(
     with _no_cycle_collection():
         try:
             result = _check(
-                root, lock_path, site or Site(), memo, reuse, pruning, model_tiers, parallel
+                root,
+                lock_path,
+                site or Site(),
+                memo,
+                reuse,
+                pruning=pruning,
+                model_tiers=model_tiers,
+                parallel=parallel,
             )
         except ChangedWhileChecked as error:
             result = CheckResult(None, error.diagnostics)
@@ -166,6 +175,7 @@ def _check(
     site: Site,
     memo: judged.Memo | None,
     reuse: Reuse | None,
+    *,
     pruning: bool,
     model_tiers: bool,
     parallel: bool,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from build_tools.check.read_again import ReadAgain, SentFile
 from build_tools.diagnostics import Diagnostic, Pointer
 from build_tools.lock import bundle_hashes
 from build_tools.model import schema
@@ -52,8 +53,8 @@ from build_tools.rules.secret_scan import (
     source_findings,
 )
 from build_tools.rules.server_contract import SERVER_BUNDLE_RULES
-from build_tools.sources.formats import Format, located
-from build_tools.sources.json_reader import Document, Position, SourceError
+from build_tools.sources.formats import Format
+from build_tools.sources.json_reader import Document
 from build_tools.wire.judged import judge_document
 
 if TYPE_CHECKING:
@@ -68,11 +69,6 @@ the last back, and they meet where the work is done: the shorter the runs, the l
 for the other there, but each is one more hand-over between processes, which cost the parent
 more than the wait saved at 16 runs a process (5,000 roles x 2, 2 cores)."""
 
-_File = tuple[str, Any, int, int, dict[str, int]] | None
-"""A bundle file as a worker sends it: path, data without the roles' instructions
-(:func:`_sent_data`), the length and CRC-32 of its bytes (which the parent reads again only if
-it needs them, :class:`ReadAgain`: sending them took longer than parsing), inlined files;
-``None`` if not read (or not sent: read here)."""
 _Hit = tuple[str, Finding, Pointer, str, str, str | None, str | None]
 """A hit as a worker sends it: the language of its file, then :class:`Hit`'s other fields."""
 
@@ -81,7 +77,7 @@ _Hit = tuple[str, Finding, Pointer, str, str, str | None, str | None]
 class _Read:
     """What a worker found in one bundle."""
 
-    files: dict[str, tuple[_File, list[Diagnostic]]]
+    files: dict[str, tuple[SentFile, list[Diagnostic]]]
     hashes: dict[str, str]
     hits: list[_Hit]
     judged: dict[str, list[Diagnostic]]
@@ -187,7 +183,7 @@ def _read_bundle(
 ) -> _Read:
     """What :func:`load_catalog` and the check's ``on_bundle`` do for one bundle; each file
     read goes into ``documents`` too."""
-    files: dict[str, tuple[_File, list[Diagnostic]]] = {}
+    files: dict[str, tuple[SentFile, list[Diagnostic]]] = {}
     for language in bundle.languages:
         stem = wire_path(bundle.id, language, "")
         document, found = documents[stem] = read_document(source, stem, "bundle")
@@ -249,60 +245,6 @@ def _sent_data(data: Any) -> Any:
         for role in roles
     ]
     return {**data, "roles": kept}
-
-
-class ChangedWhileChecked(SourceError):
-    """A file a worker read, changed before the check could report a place in it: the check's
-    whole report, since what it found there may no longer hold."""
-
-
-class ReadAgain(Document):
-    """A file a worker checked, whose bytes are read here only when something asks for them (a
-    diagnostic's position, a credential's place in a YAML file's text): a sound catalog never
-    does, and reading every file twice took a tenth of a large catalog's check. Bytes that are
-    not the ones the worker read (a file changed since) are :class:`ChangedWhileChecked`, one
-    line: positions in other bytes would name the wrong place."""
-
-    def __init__(self, source: CatalogSource, sent: _File) -> None:
-        assert sent is not None
-        path, data, self._size, self._crc, inlined = sent
-        self._source = source
-        self._bytes: bytes | None = None
-        self._located: Document | None = None
-        super().__init__(path, data, self._value, self._key, b"", inlined)
-
-    @property
-    def raw(self) -> bytes:
-        if self._bytes is None:
-            try:
-                raw = self._source.read(self.path)
-            except OSError as error:
-                raise self._changed(error.strerror or type(error).__name__) from None
-            if raw is None:
-                raise self._changed("it is gone")
-            if len(raw) != self._size or zlib.crc32(raw) != self._crc:
-                raise self._changed("its bytes are not the ones checked")
-            self._bytes = raw
-        return self._bytes
-
-    @raw.setter
-    def raw(self, value: bytes) -> None:
-        self._bytes = value or None  # the dataclass's b"" (and a build's letting go): not read
-
-    def _changed(self, reason: str) -> ChangedWhileChecked:
-        message = f"changed while it was checked ({reason}): check it again"
-        return ChangedWhileChecked([Diagnostic(self.path, 0, 0, message, "changed-while-checked")])
-
-    def _positions(self) -> Document:
-        if self._located is None:
-            self._located = located(self.path, self.data, self.raw, self.inlined)
-        return self._located
-
-    def _value(self, pointer: Pointer) -> Position | None:
-        return self._positions()._value_position(pointer)
-
-    def _key(self, pointer: Pointer) -> Position | None:
-        return self._positions()._key_position(pointer)
 
 
 @dataclass

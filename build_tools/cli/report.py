@@ -17,6 +17,7 @@ from typing import Any, Literal, TextIO, get_args
 from urllib.parse import urlsplit
 
 from build_tools.diagnostics import Diagnostic, Pointer, one_line
+from build_tools.rules.registry import BY_ID
 
 OutputFormat = Literal["text", "json", "github"]
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
@@ -43,6 +44,17 @@ def problem_object(diagnostic: Diagnostic) -> dict[str, Any]:
         "severity": diagnostic.severity,
         "message": diagnostic.message,
     }
+
+
+def rules_object(problems: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """The ``rules`` section: each rule id of ``problems`` once, in the order first reported, with
+    its severity and what it protects (``build_tools/rules/registry.py``)."""
+    found: dict[str, dict[str, str]] = {}
+    for problem in problems:
+        rule = BY_ID[problem["rule"]]
+        if rule.id not in found:
+            found[rule.id] = {"severity": rule.severity, "summary": rule.plain_summary}
+    return found
 
 
 def escape_data(text: str) -> str:
@@ -155,5 +167,9 @@ class Reporter:
     def finish(self, ok: bool) -> None:
         """In JSON mode, print the one document: ``ok`` is true exactly when the exit code is 0."""
         if self.format == "json":
-            document = {"ok": ok, "problems": self.problems}
+            document = {
+                "ok": ok,
+                "problems": self.problems,
+                "rules": rules_object(self.problems),
+            }
             print(json.dumps(document, ensure_ascii=False, indent=2), file=self.out)

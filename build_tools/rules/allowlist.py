@@ -16,7 +16,8 @@ from pathlib import Path
 from build_tools.diagnostics import Diagnostic
 from build_tools.model import schema
 from build_tools.model.catalog import Catalog, relative
-from build_tools.rules.secret_scan import Hit, diagnose
+from build_tools.rules.secret_report import diagnose
+from build_tools.rules.secret_scan import Hit
 from build_tools.sources.files import TooLarge, describe, read_bounded
 from build_tools.sources.json_reader import Document, SourceError, parse_json
 

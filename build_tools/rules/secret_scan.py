@@ -19,17 +19,14 @@ detect-secrets, which is imported then: a clean catalog never loads it.
 
 from __future__ import annotations
 
-import bisect
-import contextlib
 import hashlib
 import json
 import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
@@ -322,7 +319,7 @@ class SecretScan:
                 if in_values[finding.digest] > 0:
                     in_values[finding.digest] -= 1
                     continue
-                line, col = _line_col(text, finding.start)
+                line, col = line_col(text, finding.start)
                 message = (
                     f"a credential ({finding.kind}) outside any value (in a comment, an anchor, "
                     f"a tag or a key): the file is published as written; {ADVICE}; remove it"
@@ -383,71 +380,6 @@ class SecretScan:
             self.hits.append(Hit(finding, document, pointer, text, where, slug, instructions_file))
 
 
-HIDDEN = "<a credential, not shown>"
-
-
-def redact(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics with every credential their messages quote (a rule that shows the value it
-    is about) replaced by :data:`HIDDEN`: a message is printed, logged and annotated."""
-    redacted = []
-    for diagnostic in diagnostics:
-        message = diagnostic.message
-        for finding in reversed(scan_text(message)):
-            message = message[: finding.start] + HIDDEN + message[finding.end :]
-        redacted.append(
-            diagnostic if message == diagnostic.message else replace(diagnostic, message=message)
-        )
-    return redacted
-
-
-def diagnose(hit: Hit, allowlist_file: str) -> Diagnostic:
-    """The finding as one line: file, line and column of the credential, whose string, the kind
-    of credential and what to do; never the credential."""
-    finding = hit.finding
-    if hit.slug is None:
-        fix = "a bundle's texts cannot be allowed: reword it"
-    else:
-        entry = f'"{hit.slug}": {{"{finding.digest}": "<why>"}}'
-        fix = f"if it is not a credential, allow it in {allowlist_file}: {entry}"
-    where = hit.where
-    if hit.instructions_file is None:
-        path = hit.document.path
-        line, col = _locate(hit)
-    else:
-        path = hit.instructions_file
-        line, col = _line_col(hit.text, finding.start)
-        where = f'role "{hit.slug}": its instructions file (named in {hit.document.path})'
-    message = f"{where} holds a credential ({finding.kind}); {ADVICE}; {fix}"
-    return Diagnostic(path, line, col, message, "secret", hit.pointer)
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
+def line_col(text: str, offset: int) -> tuple[int, int]:
     line_start = text.rfind("\n", 0, offset) + 1
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
-
-
-def _locate(hit: Hit) -> tuple[int, int]:
-    """Where the credential stands in the source: found verbatim inside the string's source text
-    (up to a JSON string's closing quote, or to the next role); else where the string starts."""
-    document, finding = hit.document, hit.finding
-    source = document.raw.decode("utf-8")
-    starts = [0, *(match.end() for match in re.finditer("\n", source))]
-    value = document.position(hit.pointer)
-    begin = starts[value.line - 1] + value.col - 1
-    end = len(source)
-    if len(hit.pointer) > 1 and isinstance(hit.pointer[1], int):
-        following = document.position((hit.pointer[0], hit.pointer[1] + 1))
-        next_role = starts[following.line - 1] + following.col - 1
-        end = next_role if next_role > begin else end
-    if source.startswith('"', begin):
-        # A YAML double-quoted string may not read as JSON: then up to the next role.
-        with contextlib.suppress(ValueError):
-            end = min(end, scanstring(source, begin + 1)[1])
-    matched = hit.text[finding.start : finding.end]
-    at = begin - 1
-    for _ in range(hit.text.count(matched, 0, finding.start) + 1):
-        at = source.find(matched, at + 1, end)
-        if at < 0:
-            return value.line, value.col
-    line = bisect.bisect_right(starts, at)
-    return line, at - starts[line - 1] + 1

@@ -13,12 +13,10 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from json.decoder import scanstring  # type: ignore[attr-defined]
-from json.scanner import py_make_scanner  # type: ignore[attr-defined]
-from typing import Any, cast
+from typing import Any
 
 from build_tools.diagnostics import Diagnostic, Pointer, Severity
-from build_tools.sources.javascript import integer, number_problem
+from build_tools.sources.json_walk import WHITESPACE, NonFinite, Walk, json_number_problem
 
 MAX_FILE_BYTES = 1_000_000
 """The server refuses any file larger than this (declared Content-Length or streamed count)."""
@@ -33,7 +31,6 @@ A valid catalog nests five deep at most (the index's ``bundles[].roles[]`` entri
 schema or message of rolecat comes near Python's recursion limit, however deep a file nests."""
 
 _BOM = b"\xef\xbb\xbf"
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (a catalog needs 5 at most)"
 _JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
@@ -165,30 +162,6 @@ _PLAIN_MESSAGES = {
 }
 
 
-class _NonFinite:
-    """Stands in for ``NaN``/``Infinity`` so the walk can place them."""
-
-    def __init__(self, literal: str) -> None:
-        self.literal = literal
-
-
-class _Number:
-    """Stands in for a number in the positional walk, which judges its literal."""
-
-    def __init__(self, literal: str) -> None:
-        self.literal = literal
-
-
-_READER = "JSON.parse"
-
-
-def json_number_problem(literal: str) -> str | None:
-    """Why ``JSON.parse`` would not read this JSON number literal as written, if it would not."""
-    if "." in literal or "e" in literal or "E" in literal:
-        return number_problem(literal, float(literal), _READER)
-    return number_problem(literal, integer(literal.lstrip("-")), _READER)
-
-
 def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
     """Parse one JSON file; raise :class:`SourceError` with every problem ``JSON.parse`` has."""
     text = decode_utf8(path, raw, server_cap)
@@ -211,10 +184,10 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
             suspicious = True
         return result
 
-    def constant(literal: str) -> _NonFinite:
+    def constant(literal: str) -> NonFinite:
         nonlocal suspicious
         suspicious = True
-        return _NonFinite(literal)
+        return NonFinite(literal)
 
     def number(literal: str) -> float:
         nonlocal suspicious
@@ -262,7 +235,7 @@ def parse_json(path: str, raw: bytes, server_cap: bool = True) -> Document:
                 ]
             )
     if not isinstance(data, dict):
-        start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+        start = WHITESPACE.match(text).end()  # type: ignore[union-attr]
         raise SourceError(
             [
                 Diagnostic(
@@ -314,18 +287,18 @@ class JsonPositions:
 
     def __init__(self, raw: bytes, text: str | None = None) -> None:
         self._raw = raw
-        self._walk: _Walk | None = None
+        self._walk: Walk | None = None
         self._lines: _LineIndex | None = None
         if text is not None:
             self._start(text)
 
     def _start(self, text: str) -> None:
-        self._walk = _Walk(text)
+        self._walk = Walk(text)
         self._walk.run()
         self._lines = _LineIndex(text)
 
     @property
-    def walk(self) -> _Walk:
+    def walk(self) -> Walk:
         if self._walk is None:
             self._start(self._raw.decode("utf-8"))
         assert self._walk is not None
@@ -376,98 +349,3 @@ def json_type(value: object) -> str:
     if isinstance(value, list):
         return "an array"
     return "an object"
-
-
-@dataclass
-class _Walk:
-    """A positional pass over text the fast decoder already accepted."""
-
-    text: str
-    values: dict[Pointer, int] = field(default_factory=dict)
-    keys: dict[Pointer, int] = field(default_factory=dict)
-    problems: list[tuple[int, Pointer, str, str]] = field(default_factory=list)
-
-    def run(self) -> None:
-        decoder = json.JSONDecoder(
-            parse_constant=_NonFinite, parse_int=_Number, parse_float=_Number
-        )
-        self._scalar = py_make_scanner(decoder)
-        self._value(0, ())
-
-    def _skip(self, index: int) -> int:
-        return _WHITESPACE.match(self.text, index).end()  # type: ignore[union-attr]
-
-    def _string(self, index: int, pointer: Pointer, what: str) -> tuple[str, int]:
-        value, end = scanstring(self.text, index + 1)
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            self.problems.append(
-                (
-                    index,
-                    pointer,
-                    f"{what} contains a lone surrogate escape (\\uD800-\\uDFFF without its pair); "
-                    "it is not valid Unicode",
-                    "surrogate",
-                )
-            )
-        return value, end
-
-    def _value(self, index: int, pointer: Pointer) -> int:
-        text = self.text
-        index = self._skip(index)
-        self.values[pointer] = index
-        char = text[index]
-        if char == "{":
-            index = self._skip(index + 1)
-            if text[index] == "}":
-                return index + 1
-            seen: set[str] = set()
-            while True:
-                key, after = self._string(index, pointer, "a key")
-                child = (*pointer, key)
-                if key in seen:
-                    self.problems.append(
-                        (
-                            index,
-                            child,
-                            f'duplicate key "{key}"; JSON.parse would silently keep only the last',
-                            "duplicate-key",
-                        )
-                    )
-                seen.add(key)
-                self.keys[child] = index
-                index = self._value(self._skip(after) + 1, child)
-                index = self._skip(index)
-                if text[index] == "}":
-                    return index + 1
-                index = self._skip(index + 1)
-        if char == "[":
-            index = self._skip(index + 1)
-            if text[index] == "]":
-                return index + 1
-            position = 0
-            while True:
-                index = self._skip(self._value(index, (*pointer, position)))
-                position += 1
-                if text[index] == "]":
-                    return index + 1
-                index += 1
-        if char == '"':
-            return self._string(index, pointer, "a string")[1]
-        value, end = cast(tuple[Any, int], self._scalar(text, index))
-        literal = text[index:end]
-        if isinstance(value, _NonFinite):
-            self.problems.append(
-                (
-                    index,
-                    pointer,
-                    f"{literal} is not valid JSON (JSON.parse rejects it)",
-                    "non-finite",
-                )
-            )
-        elif isinstance(value, _Number):
-            problem = json_number_problem(literal)
-            if problem is not None:
-                self.problems.append((index, pointer, problem, "number-changed"))
-        return end

@@ -28,7 +28,7 @@ from build_tools.model.catalog import (
     wire_path,
 )
 from build_tools.rules.across_files import run_rules
-from build_tools.rules.secret_scan import redact
+from build_tools.rules.secret_report import redact
 from build_tools.rules.server_contract import SERVER_RULES
 from build_tools.sources.formats import EXTENSIONS, Format
 from build_tools.sources.javascript import ID_SOURCE

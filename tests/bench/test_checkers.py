@@ -23,7 +23,7 @@ from bench.catalogs import REPO
 from bench.checkers import CheckRow, check_targets, time_checkers
 from bench.measure import run
 from build_tools.check import default_lock
-from tests.support import fixture, in_ci
+from tests.support.upstream_fixtures import fixture, in_ci
 
 
 def _files(root: Path) -> dict[str, bytes]:

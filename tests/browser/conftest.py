@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 
-from site_plugins.search import index_site, pages_by_language
-from tests.history_repo import StoryRepo
-from tests.site.helpers import OUR_CATALOG, build, write_catalog, write_payload_catalog
+from site_plugins.search.pagefind import index_site
+from tests.support.history_repo import StoryRepo
+from tests.support.paths import OUR_CATALOG
+from tests.support.search_parts import split_part_bytes
+from tests.support.site_builds import build, write_catalog, write_payload_catalog
 
 MOUNT = "/team/roles/"
 """The sites are served under a sub-path, as on a project's GitHub Pages."""
@@ -119,20 +121,11 @@ def our_url(our_site_dir: Path, static_host: Any) -> str:
 @pytest.fixture(scope="session")
 def split_site_dir(our_site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Our site with each language's search index in three parts or more, as a large catalog's
-    index is (site_plugins/search.py)."""
+    index is (site_plugins/search/pagefind.py)."""
     site = tmp_path_factory.mktemp("browser-split") / "site"
     shutil.copytree(our_site_dir, site)
     assert index_site(site, part_bytes=split_part_bytes(site)) is None
     return site
-
-
-def split_part_bytes(site: Path) -> int:
-    """Few enough bytes per part of the index that every language's takes three parts or more."""
-    totals = [
-        sum((site / page).stat().st_size for page in pages)
-        for pages in pages_by_language(site).values()
-    ]
-    return min(totals) // 3
 
 
 @pytest.fixture(scope="session")
@@ -168,7 +161,7 @@ def multilingual_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any)
 def history_url(
     tmp_path_factory: pytest.TempPathFactory, static_host: Any, story: StoryRepo
 ) -> str:
-    """The site of a catalog with a git history (tests/history_repo.py)."""
+    """The site of a catalog with a git history (tests/support/history_repo.py)."""
     built = build(story[0] / "catalog", tmp_path_factory.mktemp("browser-history") / "site")
     assert built.returncode == 0, built.output
     return str(static_host(built.site))

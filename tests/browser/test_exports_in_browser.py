@@ -10,9 +10,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from build_tools.exports import DIRECTORIES, TOOLS
-from tests.core.test_exports import front_matter, split
-from tests.site.helpers import OUR_CATALOG, PAYLOAD_INSTRUCTIONS
-from tests.support import run
+from tests.support.cli import run
+from tests.support.export_files import front_matter, split
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import PAYLOAD_INSTRUCTIONS
 
 WIDTHS = [1280, 390]
 NAMES = {"claude-code": "{}.md", "copilot": "{}.agent.md", "cursor": "{}.mdc"}

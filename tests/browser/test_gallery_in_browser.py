@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from build_tools.check import check_catalog
-from tests.browser.test_reader_features import contrast
-from tests.site.helpers import OUR_CATALOG, build, write_catalog
+from tests.support.contrast import contrast
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import build, write_catalog
 
 WIDTHS = [1280, 390]
 

@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from build_tools.check import update_lock
-from tests.site.helpers import OUR_CATALOG, copy_catalog, mkdocs_build, our_config
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import copy_catalog, mkdocs_build, our_config
 
 
 def _without_auto_start(catalog: Path, slug: str) -> None:

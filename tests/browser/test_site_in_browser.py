@@ -10,11 +10,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from build_tools.check import update_lock
-from site_plugins.search import PARTS_FILE, pages_by_language, split
-from tests.browser.conftest import split_part_bytes
-from tests.site.helpers import (
+from site_plugins.search.pagefind import PARTS_FILE, pages_by_language, split
+from tests.support.paths import OUR_CATALOG
+from tests.support.search_parts import split_part_bytes
+from tests.support.site_builds import (
     NAME_PAYLOAD,
-    OUR_CATALOG,
     PAYLOAD,
     PAYLOAD_INSTRUCTIONS,
     copy_catalog,

@@ -11,8 +11,8 @@ import pytest
 from build_tools.diagnostics import Diagnostic
 from build_tools.model import schema
 from build_tools.sources.json_reader import Document
-from tests.core.catalogs import Catalog, role
-from tests.support import fixture
+from tests.support.catalogs import Catalog, role
+from tests.support.upstream_fixtures import fixture
 
 
 @pytest.fixture

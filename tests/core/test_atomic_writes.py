@@ -24,7 +24,7 @@ import pytest
 from build_tools.atomic import JOURNAL_PREFIX, Transaction, WriteError, recover
 from build_tools.check import check_catalog
 from build_tools.scope import catalog_scope
-from tests.support import OUR_CATALOG, REPO
+from tests.support.paths import OUR_CATALOG, REPO
 
 # Runs the CLI with an audit hook that kills the process before the N-th change under ROOT, or
 # with a file-size limit (SIGXFSZ ignored, so the write fails with EFBIG instead of killing).

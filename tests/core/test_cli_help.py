@@ -8,7 +8,7 @@ from importlib import metadata
 
 import pytest
 
-from tests.support import run
+from tests.support.cli import run
 
 COMMANDS = [
     ["check"],

@@ -7,8 +7,8 @@ from build_tools.check import check_catalog
 from build_tools.history.coverage import Row, coverage
 from build_tools.history.replay import read_history
 from build_tools.history.versions import History, Reach
-from tests.core.catalogs import Catalog
-from tests.history_repo import StoryRepo
+from tests.support.catalogs import Catalog
+from tests.support.history_repo import StoryRepo
 
 
 def states(rows: list[Row]) -> dict[str, list[tuple[str, str]]]:

@@ -11,9 +11,9 @@ from build_tools.history.replay import read_history
 from build_tools.lock import MAX_LOCK_BYTES
 from build_tools.rules.allowlist import MAX_ALLOWLIST_BYTES
 from build_tools.sources.json_reader import MAX_DEPTH, MAX_FILE_BYTES, SourceError, parse_json
-from tests.core.catalogs import Catalog
-from tests.core.test_rules import value
-from tests.history_repo import GitRepo, Story
+from tests.support.catalogs import Catalog
+from tests.support.diagnostics import value
+from tests.support.history_repo import GitRepo, Story
 
 LOCK = "content-hashes.json"
 

@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 
 from build_tools.sources.json_reader import SourceError, parse_json
 from build_tools.sources.yaml_reader import TAGS, parse_yaml
-from tests.core.catalogs import Catalog
-from tests.core.test_rules import value
-from tests.core.test_yaml_sources import use_file
-from tests.support import REPO
+from tests.support.catalogs import Catalog, use_file
+from tests.support.diagnostics import value
+from tests.support.paths import REPO
 
 # --- numbers: refused wherever JSON.parse (or the YAML parser) would hold another value ----------
 

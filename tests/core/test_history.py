@@ -17,7 +17,7 @@ from build_tools.check import check_catalog, update_lock
 from build_tools.history.replay import Reading, read_history
 from build_tools.history.versions import History, RoleHistory, Version, changed_fields
 from build_tools.model.catalog import load_catalog
-from tests.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
+from tests.support.history_repo import AUTHOR, LONG_LINK, GitRepo, Story, StoryRepo, instructions
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,49 +15,7 @@ import pytest
 
 from build_tools.history.replay import read_history
 from build_tools.history.versions import History
-from tests.history_repo import GitRepo, Story
-
-CYRILLIC_AUTHOR = "Ада Лавлейс"
-
-
-def git(root: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> str:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=root,
-        env={**GitRepo(root).env(), **(env or {})} if (root / ".git").exists() else None,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(root: Path, message: str, *, author: str = "Ada", when: str = "1767614400 +0000") -> str:
-    git(root, "add", "-A")
-    env = {
-        "GIT_AUTHOR_NAME": author,
-        "GIT_COMMITTER_NAME": author,
-        "GIT_AUTHOR_DATE": f"@{when}",
-        "GIT_COMMITTER_DATE": f"@{when}",
-    }
-    git(root, "commit", "-q", "--no-gpg-sign", "-m", message, env=env)
-    return git(root, "rev-parse", "HEAD")
-
-
-@pytest.fixture(scope="module")
-def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two versions of a role, the first committed (as the root commit) by a Cyrillic name."""
-    root = tmp_path_factory.mktemp("configured")
-    GitRepo(root)
-    story = Story(root / "catalog")
-    story.write()
-    commit(root, "Первые роли", author=CYRILLIC_AUTHOR)
-    story.versions["reviewer"] = 2
-    story.roles["reviewer"]["en"]["name"] = "Reviewer, revised"
-    story.write()
-    commit(root, "reviewer 2", when="1770292800 +0000")
-    return root
+from tests.support.history_repo import CYRILLIC_AUTHOR, SETTINGS, Story, commit, git
 
 
 def summary(history: History) -> dict[str, Any]:
@@ -77,22 +34,6 @@ def summary(history: History) -> dict[str, Any]:
             for slug, role in history.roles.items()
         },
     }
-
-
-SETTINGS = {
-    "log output in cp1251": {"i18n.logOutputEncoding": "cp1251"},
-    "log output in UTF-16": {"i18n.logOutputEncoding": "UTF-16"},
-    "no diff for the root commit": {"log.showRoot": "false"},
-    "everything a log can be told": {
-        "log.showSignature": "true",
-        "log.decorate": "full",
-        "log.abbrevCommit": "true",
-        "diff.relative": "true",
-        "diff.noprefix": "true",
-        "color.ui": "always",
-        "core.quotePath": "false",
-    },
-}
 
 
 @pytest.mark.parametrize("setting", SETTINGS)

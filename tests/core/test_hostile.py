@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from build_tools.sources.json_reader import MAX_DEPTH, MAX_FILE_BYTES, SourceError, parse_json
 from build_tools.sources.yaml_reader import parse_yaml
-from tests.core.catalogs import Catalog
+from tests.support.catalogs import Catalog
 
 TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (a catalog needs 5 at most)"
 

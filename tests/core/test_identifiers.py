@@ -13,7 +13,7 @@ from build_tools.model import schema
 from build_tools.model.catalog import ID_PATTERN
 from build_tools.sources import javascript
 from build_tools.sources.json_reader import parse_json
-from tests.core.catalogs import Catalog
+from tests.support.catalogs import Catalog
 
 
 def javascript_accepts(text: str) -> bool:

@@ -11,7 +11,9 @@ from mkdocs.utils.yaml import yaml_load
 
 from build_tools.cli.init import WRITTEN
 from build_tools.lock import LOCK_FILE
-from tests.support import OUR_CATALOG, UPSTREAM_DIR, Run, run, upstream_layout
+from tests.support.cli import Run, run
+from tests.support.paths import OUR_CATALOG
+from tests.support.upstream_fixtures import UPSTREAM_DIR, upstream_layout
 
 
 @pytest.fixture

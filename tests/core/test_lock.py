@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
-from tests.core.catalogs import Catalog, role
-from tests.core.test_rules import value
-from tests.support import run, upstream
+from tests.support.catalogs import Catalog, role
+from tests.support.cli import run
+from tests.support.diagnostics import value
+from tests.support.upstream_fixtures import upstream
 
 LOCK = "content-hashes.json"
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from build_tools.lock import HASHED_FIELDS, role_hash
 from build_tools.model.tiers import TIER_ORDER, ModelHint, display_label, fallback_chain, model_hint
-from tests.core.catalogs import Catalog, role
-from tests.core.test_rules import at_string, only_line, value
+from tests.support.catalogs import Catalog, role
+from tests.support.diagnostics import at_string, only_line, value
 
 RU = "bundles/beta/ru.json"
 

@@ -13,9 +13,8 @@ from build_tools.rules.server_contract import ADMIN_LIMITS
 from build_tools.sources.formats import dump
 from build_tools.sources.json_reader import MAX_FILE_BYTES, Document
 from build_tools.wire import judged, raw_tree
-from tests.core.catalogs import Catalog
-from tests.core.catalogs import role as make_role
-from tests.core.test_yaml_sources import use_file
+from tests.support.catalogs import Catalog, use_file
+from tests.support.catalogs import role as make_role
 
 CAP = f"the server refuses files over {MAX_FILE_BYTES:,} bytes"
 

@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
-import jsonschema
 import pytest
 
 from build_tools.cli.report import escape_data, escape_property, github_command, json_pointer
 from build_tools.diagnostics import Diagnostic
-from tests.core.catalogs import Catalog
-from tests.support import Run, run, write_json
-
-
-def report_schema() -> dict[str, Any]:
-    text = resources.files("build_tools.schemas").joinpath("report.schema.json").read_text()
-    schema: dict[str, Any] = json.loads(text)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return schema
-
-
-def json_report(result: Run) -> dict[str, Any]:
-    """stdout is exactly one JSON document, valid against the shipped schema."""
-    document: dict[str, Any] = json.loads(result.out)
-    jsonschema.validate(document, report_schema())
-    assert document["ok"] is (result.code == 0)
-    return document
+from tests.support.catalog_files import write_json
+from tests.support.catalogs import Catalog
+from tests.support.cli import run
+from tests.support.reports import json_report
 
 
 def git_init(directory: Path) -> Path:
@@ -63,11 +46,11 @@ def test_workflow_command_escaping() -> None:
 
 
 def test_workflow_commands_escape_control_and_bidi_characters_as_text_does() -> None:
-    diagnostic = Diagnostic("a\u202eb.json", 1, 2, 'role "x\u202e\x1b[31m": bad', "rule")
+    diagnostic = Diagnostic("a\u202eb.json", 1, 2, 'role "x\u202e\x1b[31m": bad', "secret")
     command = github_command(diagnostic, "a\u202eb.json")
     assert "\u202e" not in command and "\x1b" not in command
     assert command == (
-        '::error file=a\\u202eb.json,line=1,col=2,title=rule::role "x\\u202e\\x1b[31m": bad'
+        '::error file=a\\u202eb.json,line=1,col=2,title=secret::role "x\\u202e\\x1b[31m": bad'
     )
     assert str(diagnostic).endswith('role "x\\u202e\\x1b[31m": bad')
 
@@ -94,12 +77,6 @@ def test_workflow_commands_escape_control_and_bidi_characters_as_text_does() -> 
             "live catalog: ",
             "::error title=fetch-status::live catalog: https://h.example/c/index.json:3:4: "
             "HTTP 404",
-        ),
-        (
-            Diagnostic("index.json", 1, 1, "no rule"),
-            "index.json",
-            "",
-            "::error file=index.json,line=1,col=1::no rule",
         ),
     ],
 )
@@ -152,6 +129,18 @@ def test_json_is_one_document_with_every_field(catalog: Catalog) -> None:
                 '"instructions"?)',
             },
         ],
+        "rules": {
+            "not-same-in-languages": {
+                "severity": "error",
+                "summary": "`slug`, `emoji`, `autoStart` and `modelConfig` are the same in every "
+                "language of a role: they are one role, translated",
+            },
+            "schema-additionalProperties": {
+                "severity": "error",
+                "summary": "no unknown field: a misspelt one (`instrutions`) would be dropped "
+                "silently; the message suggests the field meant",
+            },
+        },
     }
     assert result.err == "rolecat: 2 problems\n"
 
@@ -160,7 +149,7 @@ def test_json_ok_keeps_the_ok_line_off_stdout(catalog: Catalog) -> None:
     result = catalog.check("--format", "json")
     assert (result.code, json_report(result), result.err) == (
         0,
-        {"ok": True, "problems": []},
+        {"ok": True, "problems": [], "rules": {}},
         "OK\n",
     )
 
@@ -185,7 +174,7 @@ def test_json_update_hashes_prints_what_changed_on_stderr(catalog: Catalog) -> N
     catalog.write()
     result = catalog.check("--fix", "--format", "json")
     assert result.code == 0
-    assert json_report(result) == {"ok": True, "problems": []}
+    assert json_report(result) == {"ok": True, "problems": [], "rules": {}}
     assert result.err == "updated three: version 2 -> 3\nlock updated\n"
     catalog.files["beta", "en"]["roles"][0]["name"] = "Three, renamed again"
     refused = catalog.write().check("--fix", "--format", "json")
@@ -198,7 +187,7 @@ def test_rolecat_format_sets_the_default_and_the_option_wins(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ROLECAT_FORMAT", "json")
-    assert json_report(catalog.check()) == {"ok": True, "problems": []}
+    assert json_report(catalog.check()) == {"ok": True, "problems": [], "rules": {}}
     assert catalog.check("--format", "text").out == "OK\n"
     monkeypatch.setenv("ROLECAT_FORMAT", "xml")
     refused = catalog.check()

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from build_tools.check import CheckResult, check_catalog
 from build_tools.reuse import Reuse
 from build_tools.wire import judged
-from tests.core.catalogs import Catalog
-from tests.core.test_yaml_sources import use_file
+from tests.support.catalogs import Catalog, use_file
 
 
 def lines(result: CheckResult) -> list[str]:

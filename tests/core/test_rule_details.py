@@ -15,8 +15,8 @@ import pytest
 
 from build_tools.check import check_catalog
 from build_tools.diagnostics import Diagnostic
-from tests.core.catalogs import Catalog, role
-from tests.core.test_rules import at
+from tests.support.catalogs import Catalog, role
+from tests.support.diagnostics import at
 
 
 def problems(catalog: Catalog) -> list[Diagnostic]:

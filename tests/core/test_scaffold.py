@@ -19,8 +19,8 @@ import pytest
 from build_tools.cli.convert import convert_catalog
 from build_tools.rules.across_files import PLACEHOLDER
 from build_tools.sources.formats import dump, format_of, parse
-from tests.core.catalogs import Catalog
-from tests.support import Run, run
+from tests.support.catalogs import Catalog
+from tests.support.cli import Run, run
 
 SOURCES = ("*.json", "*.yaml", "*.yml")
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from build_tools.check import check_catalog
 from build_tools.model import schema
-from tests.core.catalogs import Catalog
-from tests.core.test_rules import at, at_string
+from tests.support.catalogs import Catalog
+from tests.support.diagnostics import at, at_string
 
 PATTERN = "^[a-z0-9-]+$ (lowercase letters, digits and hyphens)"
 

@@ -9,8 +9,8 @@ import pytest
 
 from build_tools.rules.server_contract import AI_DRIVERS, server_length
 from build_tools.sources.javascript import trim
-from tests.core.catalogs import Catalog
-from tests.core.test_rules import at, value
+from tests.support.catalogs import Catalog
+from tests.support.diagnostics import at, value
 
 
 def bumped(catalog: Catalog) -> Catalog:
@@ -213,7 +213,8 @@ def test_js_trim_is_javascripts() -> None:
 
 @pytest.mark.parametrize("generation", ["json", "yaml"])
 def test_the_upstream_catalog_passes_with_no_new_warning(generation: str) -> None:
-    from tests.support import run, upstream, upstream_yaml
+    from tests.support.cli import run
+    from tests.support.upstream_fixtures import upstream, upstream_yaml
 
     root = str(upstream() if generation == "json" else upstream_yaml())
     assert run("check", "--catalog", root, "--model-tiers").lines == ["OK"]

@@ -10,8 +10,8 @@ import pytest
 
 from build_tools.wire import site_paths
 from build_tools.wire.staging import STAGING_EXTRA
-from tests.core.catalogs import Catalog, role
-from tests.core.test_rules import at_string, value
+from tests.support.catalogs import Catalog, role
+from tests.support.diagnostics import at_string, value
 
 RESERVED = "assets, bundles, health, pagefind, schema, sha256sums"
 

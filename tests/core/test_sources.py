@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from build_tools.sources.json_reader import MAX_FILE_BYTES, SourceError, parse_json
-from tests.core.catalogs import Catalog
+from tests.support.catalogs import Catalog
 
 
 def problems(raw: bytes) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 
 from build_tools.rules import secret_scan
 from build_tools.sources import formats
-from tests.support import OUR_CATALOG, REPO
+from tests.support.paths import OUR_CATALOG, REPO
 
 LAZY = (
     "detect_secrets",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import FIXTURES_VARIABLE, fixture
+from tests.support.upstream_fixtures import FIXTURES_VARIABLE, fixture
 
 NAME = "upstream-catalog-json"
 

@@ -25,7 +25,7 @@ import yaml
 from mkdocs.utils.yaml import yaml_load
 
 from build_tools.atomic import JOURNAL_PREFIX
-from tests.support import OUR_CATALOG, REPO
+from tests.support.paths import OUR_CATALOG, REPO
 
 TIMEOUT = 60
 
@@ -191,7 +191,7 @@ def test_a_planted_journal_is_refused_and_nothing_outside_is_touched(
 
 
 def test_a_planted_journal_stops_mkdocs_build_before_a_site(world: World) -> None:
-    from tests.site.helpers import build
+    from tests.support.site_builds import build
 
     journal = plant(world.catalog, hostile_plans(world, "catalog")["removes a file outside"])
     before = world.fingerprint()
@@ -335,7 +335,7 @@ def tree_state(top: Path) -> dict[str, str]:
 
 
 def test_a_check_and_a_build_change_no_file_of_the_repository(world: World) -> None:
-    from tests.site.helpers import build
+    from tests.support.site_builds import build
 
     (world.catalog / "bundles" / "writing" / "en.json").touch()
     before, outside = tree_state(world.repo), world.fingerprint()
@@ -577,7 +577,7 @@ def test_exported_front_matter_escapes_bidirectional_controls(world: World) -> N
     "url", ['https://x.example/"><script>', "https://x.example/<b>", "https://x.example/'"]
 )
 def test_a_site_url_that_would_break_a_page_is_refused(world: World, url: str) -> None:
-    from tests.site.helpers import build
+    from tests.support.site_builds import build
 
     built = build(world.catalog, world.repo / "site", site_url=url)
     assert built.returncode == 1

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from build_tools.lock import LOCK_FILE
-from tests.support import run, upstream_layout
+from tests.support.cli import run
+from tests.support.upstream_fixtures import upstream_layout
 
 GENERATIONS = ["json", "yaml"]
 

@@ -12,9 +12,10 @@ import pytest
 from build_tools.sources.formats import parse
 from build_tools.sources.json_reader import SourceError
 from build_tools.sources.yaml_reader import parse_yaml
-from tests.core.catalogs import Catalog
-from tests.core.test_rules import value
-from tests.support import run, upstream, upstream_yaml
+from tests.support.catalogs import Catalog, use_file
+from tests.support.cli import run
+from tests.support.diagnostics import value
+from tests.support.upstream_fixtures import upstream, upstream_yaml
 
 LOCK = "content-hashes.json"
 
@@ -204,12 +205,6 @@ def test_one_file_in_two_formats_is_an_error(catalog: Catalog) -> None:
             "keep the catalog in one format per file (rolecat convert)"
         ],
     )
-
-
-def use_file(catalog: Catalog, bundle: str, lang: str, index: int, name: str) -> dict[str, object]:
-    role = catalog.files[(bundle, lang)]["roles"][index]
-    role["instructionsFile"] = name
-    return role.pop("instructions")  # type: ignore[no-any-return]
 
 
 def test_instruction_file_is_inlined_and_hashed_as_text(catalog: Catalog) -> None:

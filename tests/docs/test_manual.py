@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.docs.pages import MANUAL, PAGES, README, anchors, links
-from tests.support import REPO
+from tests.support.manual_pages import MANUAL, PAGES, README, anchors, links
+from tests.support.paths import REPO
 
 MAX_README_LINES = 200
 

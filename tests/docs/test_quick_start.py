@@ -30,8 +30,8 @@ import pytest
 
 from build_tools.rules.across_files import PLACEHOLDER
 from build_tools.sources.formats import dump, format_of, parse
-from tests.docs.pages import README, code_blocks, sections
-from tests.support import REPO
+from tests.support.manual_pages import README, code_blocks, sections
+from tests.support.paths import REPO
 
 VENV = ".venv"
 KEPT = ("-o", f"{VENV}/bin/rolecat", "-o", f"{VENV}/.test-installed")

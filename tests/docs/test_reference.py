@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from build_tools.cli.parser import build_parser
-from site_plugins.config import RolesCatalogConfig
-from site_plugins.search import SearchConfig
-from tests.docs.pages import README, page, sections
+from site_plugins.catalog.config import RolesCatalogConfig
+from site_plugins.search.plugin import SearchConfig
+from tests.support.manual_pages import README, page, sections
 
 PLUGINS = {"roles-catalog": RolesCatalogConfig, "rolecat-search": SearchConfig}
 

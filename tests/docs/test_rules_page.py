@@ -1,22 +1,22 @@
-"""The rules page lists every rule id the code can emit, and no other.
+"""The rules page lists every registered rule id, once, in its section, and no other.
 
-The ids are read from the code (``tests/docs/code_rules.py``), so a new rule id in
-``build_tools/`` fails this test until the rules page says what it protects.
+Its tables are written from the rule registry (``build_tools/rules/registry.py``) by the hook
+``manual/hooks/rules_page.py``; ``tests/core/test_rule_registry.py`` proves the registry holds
+every id the code reports. The ``schema-<keyword>`` ids are checked against the schemas here:
+each keyword of the validated schemas that can fail is a registered rule.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from build_tools.model.schema import SCHEMA_FILES, schema_text
-from tests.docs.code_rules import rule_ids
-from tests.docs.pages import page, prose_lines
+from build_tools.rules.registry import BY_ID, PLACEHOLDER, RULES, SECTIONS, fill_tables
+from tests.support.manual_pages import page, prose_lines
 
 RULES_PAGE = "rules.md"
 SCHEMA_PREFIX = "schema-"
@@ -70,130 +70,41 @@ def schema_rule_ids() -> set[str]:
     return {SCHEMA_PREFIX + keyword for keyword in used & failing}
 
 
-def emitted() -> set[str]:
-    found = rule_ids()
-    assert found.unresolved == [], (
-        "rule ids passed in a way tests/docs/code_rules.py cannot follow: teach it, so the ids "
-        "can be checked against the rules page"
-    )
-    assert found.prefixes <= {SCHEMA_PREFIX}, (
-        f"rule ids made by f-strings starting {found.prefixes - {SCHEMA_PREFIX}}: list their "
-        "values in this test"
-    )
-    return found.ids | (schema_rule_ids() if found.prefixes else set())
+def rendered() -> str:
+    """The page as MkDocs gets it from the hook."""
+    return fill_tables(page(RULES_PAGE))
 
 
-def documented() -> list[str]:
-    """The first cell of every table row of the rules page: `` `id` ``."""
-    rows = [line for fenced, line in prose_lines(page(RULES_PAGE)) if not fenced]
+def documented(text: str) -> list[str]:
+    """The first cell of every table row: `` `id` ``."""
+    rows = [line for fenced, line in prose_lines(text) if not fenced]
     return [m.group(1) for line in rows if (m := re.match(r"\|\s*`([^`]+)`\s*\|", line))]
 
 
-def test_every_rule_id_the_code_can_emit_is_on_the_rules_page() -> None:
-    missing = emitted() - set(documented())
-    assert missing == set(), f"add each to manual/docs/{RULES_PAGE}, with what it protects"
+def test_the_page_has_each_sections_table_once_and_no_table_by_hand() -> None:
+    source = page(RULES_PAGE)
+    assert [m.group(1) for m in PLACEHOLDER.finditer(source)] == list(SECTIONS)
+    assert documented(source) == [], "write a rule's row in build_tools/rules/rules.toml"
 
 
-def test_every_rule_id_on_the_rules_page_is_one_the_code_emits() -> None:
-    assert set(documented()) - emitted() == set()
+def test_every_registered_rule_is_on_the_rules_page_once_in_registry_order() -> None:
+    assert documented(rendered()) == [rule.id for rule in RULES]
 
 
-def test_each_rule_id_is_documented_once() -> None:
-    ids = documented()
-    assert sorted(i for i in set(ids) if ids.count(i) > 1) == []
+def test_a_rule_is_listed_under_the_heading_of_its_section() -> None:
+    for chunk in page(RULES_PAGE).split("\n## "):
+        keys = [m.group(1) for m in PLACEHOLDER.finditer(chunk)]
+        expected = [rule.id for key in keys for rule in RULES if rule.section == key]
+        assert documented(fill_tables(chunk)) == expected
 
 
-def test_the_code_is_read_for_the_ids_everyone_knows() -> None:
-    """The reader finds ids of each kind: literals, local variables, module constants,
-    helper parameters, defaults, tuples unpacked, f-strings."""
-    ids = emitted()
-    known = {
-        "duplicate-slug",  # Document.diagnostic(pointer, message, "duplicate-slug")
-        "lock-not-bumped",  # rule = "lock-not-bumped", then .diagnostic(..., rule)
-        "site-name-too-long",  # NAME_TOO_LONG, through a local refuse(pointer, message, rule)
-        "fetch",  # FetchError's default
-        "fetch-timeout",  # FetchError(url, message, "fetch-timeout")
-        "number-changed",  # a tuple appended to self.problems, unpacked into rule
-        "credential-field",  # yielded by schema._describe, unpacked into rule
-        "secret-allowlist-stale",  # STALE, a module constant
-        "schema-required",  # f"schema-{error.validator}"
-        "server-trims",
-        "site-overwritten",
-        "yaml-alias",
-    }
-    assert known <= ids
-    assert len(ids) >= 70
+def test_a_warning_says_so_on_the_page() -> None:
+    text = rendered()
+    for rule in RULES:
+        warns = f"| `{rule.id}` | **warning**: " in text
+        assert warns is (rule.severity == "warning"), rule.id
 
 
-def test_the_reader_follows_each_way_a_rule_reaches_a_diagnostic(tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(
-        textwrap.dedent(
-            """
-            from dataclasses import dataclass, field
-
-            CONSTANT = "from-a-constant"
-
-            @dataclass
-            class Diagnostic:
-                file: str
-                line: int
-                col: int
-                message: str
-                rule: str = field(default="from-a-field-default", compare=False)
-
-            class Reader:
-                def problem(self, where, message, rule):
-                    self.problems.append((where, message, rule))
-
-                def read(self):
-                    self.problem(1, "m", "from-a-method")
-                    self.problem(1, "m", CONSTANT)
-
-            def helper(message, code="from-a-parameter-default"):
-                return Diagnostic("f", 0, 0, message, code)
-
-            def uses():
-                helper("m", "through-a-parameter")
-                Diagnostic("f", *place(), "m", "after-a-spread")
-                rule = "from-a-local"
-                if True:
-                    rule = "from-another-local"
-                yield Diagnostic("f", 0, 0, "m", rule=rule)
-                yield Diagnostic("f", 0, 0, "m", "x" if True else "from-a-branch")
-                for where, message, rule in found():
-                    yield Diagnostic(where, 0, 0, message, rule or f"made-{where}")
-
-            def place() -> tuple[int, int]:
-                return 1, 1
-
-            def found():
-                yield 0, "m", "from-a-yield"
-            """
-        ),
-        encoding="utf-8",
-    )
-    found = rule_ids((tmp_path,))
-    assert found.unresolved == []
-    assert found.ids == {
-        "from-a-constant",
-        "from-a-field-default",
-        "from-a-method",
-        "from-a-parameter-default",
-        "through-a-parameter",
-        "after-a-spread",
-        "from-a-local",
-        "from-another-local",
-        "x",
-        "from-a-branch",
-        "from-a-yield",
-    }
-    assert found.prefixes == {"made-"}
-
-
-def test_the_reader_says_what_it_cannot_follow(tmp_path: Path) -> None:
-    (tmp_path / "b.py").write_text(
-        "def f(d, rules):\n    return Diagnostic('f', 0, 0, 'm', rules[0])\n"
-        "class Diagnostic:\n    def __init__(self, file, line, col, message, rule): ...\n",
-        encoding="utf-8",
-    )
-    assert rule_ids((tmp_path,)).unresolved == [f"{tmp_path / 'b.py'}:2: rules[0]"]
+def test_each_schema_keyword_that_can_fail_is_a_registered_rule() -> None:
+    registered = {rule_id for rule_id in BY_ID if rule_id.startswith(SCHEMA_PREFIX)}
+    assert registered == schema_rule_ids()

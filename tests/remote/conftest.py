@@ -1,12 +1,10 @@
-"""The fixtures of these tests; their hosts and helpers are in hosts.py."""
+"""The fixtures of these tests; their hosts and helpers are in tests/support/remote_hosts.py."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import ssl
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler
@@ -15,40 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.remote.hosts import (
-    LoopbackServer,
-    ScriptedHost,
-    StaticServer,
-)
-
-
-@pytest.fixture
-def static_server() -> Iterator[Callable[[Path], StaticServer]]:
-    """Start ``python -m http.server 0`` on loopback for a directory; stopped after the test."""
-    processes: list[subprocess.Popen[str]] = []
-
-    def start(directory: Path) -> StaticServer:
-        process = subprocess.Popen(
-            [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
-            cwd=directory,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        processes.append(process)
-        assert process.stdout is not None
-        # Readiness: the server prints its port once it listens.
-        line = process.stdout.readline()
-        found = re.search(r"port (\d+)", line)
-        assert found, f"http.server did not start: {line!r}"
-        return StaticServer(f"http://127.0.0.1:{found.group(1)}")
-
-    yield start
-    for process in processes:
-        process.terminate()
-        process.wait(timeout=5)
-        if process.stdout is not None:
-            process.stdout.close()
+from tests.support.remote_hosts import LoopbackServer, ScriptedHost
 
 
 @pytest.fixture

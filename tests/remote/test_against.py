@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from .hosts import (
-    OUR_CATALOG,
+from tests.support.catalog_files import write_json
+from tests.support.cli import run
+from tests.support.paths import OUR_CATALOG
+from tests.support.remote_hosts import (
     StartHost,
     StartStatic,
     StaticServer,
@@ -17,8 +19,6 @@ from .hosts import (
     copy_catalog,
     publish,
     read_json,
-    run,
-    write_json,
 )
 
 SLUG = "translator"

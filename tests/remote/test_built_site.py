@@ -21,17 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from .hosts import (
-    OUR_CATALOG,
-    REPO,
-    StartStatic,
-    copy_catalog,
-    our_catalog_as_yaml,
-    published_files,
-    run,
-    upstream,
-    upstream_yaml,
-)
+from tests.support.catalog_files import our_catalog_as_yaml
+from tests.support.cli import run
+from tests.support.paths import OUR_CATALOG, REPO
+from tests.support.remote_hosts import StartStatic, copy_catalog, published_files
+from tests.support.upstream_fixtures import upstream, upstream_yaml
 
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 
@@ -127,10 +121,11 @@ def _free_port() -> int:
 
 @pytest.fixture
 def mkdocs_serve() -> Iterator[str]:
-    """``mkdocs serve`` of our catalog on a free loopback port; yields its base URL when ready."""
+    """``mkdocs serve`` of our catalog on a free loopback port, live-reloading as ``make serve``
+    does (the plugin's server is the live-reloading one); yields its base URL when ready."""
     port = _free_port()  # mkdocs serve cannot report a port 0 it was given
     process = subprocess.Popen(
-        [str(MKDOCS), "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
+        [str(MKDOCS), "serve", "--livereload", "-a", f"127.0.0.1:{port}"],
         cwd=REPO,
         env=_env(OUR_CATALOG),
         stdout=subprocess.DEVNULL,

@@ -9,8 +9,7 @@ import pytest
 
 from build_tools.sources.json_reader import MAX_FILE_BYTES, TIMEOUT_SECONDS
 from build_tools.wire.fetch import FetchError, fetch
-
-from .hosts import StartHost, drip, send
+from tests.support.remote_hosts import StartHost, drip, send
 
 
 def _body(size: int) -> bytes:

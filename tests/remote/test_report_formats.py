@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.core.test_report import json_report
-
-from .hosts import (
-    OUR_CATALOG,
+from tests.support.catalog_files import write_json
+from tests.support.cli import run
+from tests.support.paths import OUR_CATALOG
+from tests.support.remote_hosts import (
     StartHost,
     StartStatic,
     catalog_files,
     copy_catalog,
     read_json,
-    run,
     send,
-    write_json,
 )
+from tests.support.reports import json_report
 
 ENGINEERING_RU = "bundles/engineering/ru.json"
 WRITING_EN = "bundles/writing/en.json"
@@ -83,7 +82,7 @@ def test_verify_json_ok_with_the_summary_on_stderr(
         "verify", server.url, "--formats", "json", "--format", "json", "--catalog", str(OUR_CATALOG)
     )
     assert result.code == 0
-    assert json_report(result) == {"ok": True, "problems": []}
+    assert json_report(result) == {"ok": True, "problems": [], "rules": {}}
     lines = result.err.splitlines()
     assert lines[0].startswith(
         f"OK {server.url}: JSON generation: 2 bundles, 2 languages (en, ru), 6 roles"

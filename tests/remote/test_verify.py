@@ -19,10 +19,10 @@ import pytest
 
 from build_tools.sources.formats import dump_json, dump_yaml
 from build_tools.wire.fetch import FetchError, fetch, normalize_base
-
-from .hosts import (
-    OUR_CATALOG,
-    Run,
+from tests.support.catalog_files import write_json
+from tests.support.cli import Run, run
+from tests.support.paths import OUR_CATALOG
+from tests.support.remote_hosts import (
     StartHost,
     StartStatic,
     copy_catalog,
@@ -30,11 +30,9 @@ from .hosts import (
     publish,
     published_files,
     read_json,
-    run,
     send,
-    upstream,
-    write_json,
 )
+from tests.support.upstream_fixtures import upstream
 
 ENGINEERING_RU = "bundles/engineering/ru.json"
 FORMATS = ("json", "yaml")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.helpers import OUR_CATALOG, Build, build, upstream, write_payload_catalog
-
-SITE_URL = "https://roles.example.test/team/catalog/"
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import SITE_URL, Build, build, write_payload_catalog
+from tests.support.upstream_fixtures import upstream
 
 
 @pytest.fixture(scope="session")

@@ -17,16 +17,10 @@ import pytest
 
 from build_tools.check import check_catalog
 from build_tools.sources.json_reader import MAX_FILE_BYTES
-from tests.site.helpers import (
-    OUR_CATALOG,
-    REPO,
-    copy_catalog,
-    lock_as_is,
-    mkdocs_build,
-    our_config,
-    site_env,
-)
-from tests.support import run
+from tests.support.catalog_files import lock_as_is
+from tests.support.cli import run
+from tests.support.paths import OUR_CATALOG, REPO
+from tests.support.site_builds import copy_catalog, mkdocs_build, our_config, site_env
 
 HOOKS = {
     "a page that cannot be written": (
@@ -273,7 +267,7 @@ def test_a_staging_directory_a_killed_build_left_is_removed_but_not_a_running_on
 )
 def test_a_site_url_verify_would_refuse_is_refused(tmp_path: Path, site_url: str) -> None:
     """The overview would advertise it as AI_AGENT_ROLES_CATALOG_URL."""
-    from tests.site.helpers import build
+    from tests.support.site_builds import build
 
     refused = build(OUR_CATALOG, tmp_path / "site", site_url=site_url)
     assert refused.returncode == 1

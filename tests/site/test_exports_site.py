@@ -16,9 +16,10 @@ from build_tools.exports import TOOLS, exports
 from build_tools.exports.links import MAX_URL
 from build_tools.model.catalog import Role
 from build_tools.wire import site_paths
-from tests.core.test_exports import read_as_tool
-from tests.site.conftest import SITE_URL
-from tests.site.helpers import OUR_CATALOG, PAYLOAD_INSTRUCTIONS, Build, upstream
+from tests.support.export_files import read_as_tool
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import PAYLOAD_INSTRUCTIONS, SITE_URL, Build
+from tests.support.upstream_fixtures import upstream
 
 LABELS = {
     "en": {

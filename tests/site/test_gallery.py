@@ -10,7 +10,8 @@ from pathlib import Path
 from markupsafe import escape
 
 from build_tools.check import check_catalog
-from tests.site.helpers import NAME_PAYLOAD, OUR_CATALOG, PAYLOAD, Build
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import NAME_PAYLOAD, PAYLOAD, Build
 
 
 @dataclass

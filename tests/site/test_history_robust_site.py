@@ -9,22 +9,13 @@ import shutil
 from pathlib import Path
 
 from build_tools.history.replay import read_history
-from tests.core.test_history_robust import (
-    CYRILLIC_AUTHOR,
-    SETTINGS,
-    commit,
-    git,
-    repository,
-)
-from tests.history_repo import GitRepo, Story
-
-__all__ = ["repository"]  # the module fixture, shared with the core tests
+from tests.support.history_repo import CYRILLIC_AUTHOR, SETTINGS, GitRepo, Story, commit, git
 
 
 def test_the_build_of_a_configured_repository_is_the_same_site(
     repository: Path, tmp_path: Path
 ) -> None:
-    from tests.site.helpers import build
+    from tests.support.site_builds import build
 
     configured = Path(shutil.copytree(repository, tmp_path / "copy"))
     for values in SETTINGS.values():
@@ -53,9 +44,9 @@ def test_the_build_of_a_configured_repository_is_the_same_site(
 def test_a_credential_in_an_old_version_never_reaches_the_site(tmp_path: Path) -> None:
     """Committed once, removed since: its version's text is left out of pages, diffs and feeds,
     and the page and the build log say so."""
-    from tests.core.test_secrets import SECRETS
-    from tests.site.helpers import build
-    from tests.support import lock_as_is
+    from tests.support.catalog_files import lock_as_is
+    from tests.support.fake_credentials import SECRETS
+    from tests.support.site_builds import build
 
     secret = SECRETS["GitHub Token"]
     root = tmp_path / "repo"

@@ -1,8 +1,8 @@
 """The site built from a catalog with a git history: versions, diffs, staleness, health, feeds.
 
-The repository is the story of ``tests/history_repo.py``: bumps, a translation left behind and
-one catching up, a role removed and added again, en.json renamed to en.yaml, a broken commit and
-an instruction file.
+The repository is the story of ``tests/support/history_repo.py``: bumps, a translation left
+behind and one catching up, a role removed and added again, en.json renamed to en.yaml, a broken
+commit and an instruction file.
 """
 
 # Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
@@ -21,9 +21,8 @@ import pytest
 from markupsafe import escape
 
 from build_tools.wire import raw_tree
-from tests.history_repo import LONG_LINK, SUBJECT, StoryRepo
-from tests.site.conftest import SITE_URL
-from tests.site.helpers import Build, build, config_with, site_env
+from tests.support.history_repo import LONG_LINK, SUBJECT, StoryRepo
+from tests.support.site_builds import SITE_URL, Build, build, config_with, site_env
 
 RAW = re.compile(r"^(index\.(json|yaml)|bundles/.+|schema/.+)$")
 

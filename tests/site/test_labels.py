@@ -10,20 +10,47 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import material
+import pytest
 
-from site_plugins.chrome import PageLanguage
-from site_plugins.labels import FALLBACK, LABELS, labels
-from site_plugins.rendering import code_spans
-from tests.site.helpers import REPO, Build
+from site_plugins.catalog.chrome import PageLanguage
+from site_plugins.pages.labels import (
+    FALLBACK,
+    WORDS_DIR,
+    labels,
+    language_name,
+    read_words,
+    tables,
+)
+from site_plugins.pages.rendering import code_spans
+from tests.support.paths import REPO
+from tests.support.site_builds import Build
 
 MATERIAL = str(Path(material.__file__).parent / "templates")
 
 
-def test_every_table_translates_english_keys_only() -> None:
-    for language, table in LABELS.items():
-        assert table.keys() <= LABELS[FALLBACK].keys(), language
-    assert LABELS["ru"].keys() == LABELS[FALLBACK].keys()
-    assert labels("sw") == LABELS[FALLBACK]
+PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
+
+
+def test_every_language_has_every_key_with_its_placeholders() -> None:
+    words = tables()
+    assert {"en", "ru"} <= words.keys()
+    english = words[FALLBACK]
+    for language, table in words.items():
+        assert list(table) == list(english), f"words/{language}.yaml: keys differ from en.yaml"
+        for key, text in table.items():
+            expected = sorted(PLACEHOLDER.findall(english[key]))
+            assert sorted(PLACEHOLDER.findall(text)) == expected, f"{language}.yaml: {key}"
+        assert language_name(language) != language, f"languages.yaml names no {language}"
+    assert labels("sw") == english  # a language without a file speaks English
+    assert language_name("sw") == "sw"
+
+
+def test_a_words_file_that_is_no_mapping_of_texts_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "de.yaml"
+    bad.write_text("copy_button: [not, a, text]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"de\.yaml: expected a mapping of words to texts"):
+        read_words(bad)
+    assert (WORDS_DIR / "en.yaml").is_file()
 
 
 def test_each_language_gets_materials_nearest_translation() -> None:
@@ -79,8 +106,8 @@ def english_only() -> list[re.Pattern[str]]:
     """Each English label a Russian page must not show, as a pattern: a catalog value in place
     of each %(name)s, a count (or the template itself) in place of each {count}."""
     patterns = []
-    for key, english in LABELS[FALLBACK].items():
-        if LABELS["ru"][key] == english:
+    for key, english in tables()[FALLBACK].items():
+        if tables()["ru"][key] == english:
             continue
         pattern = re.escape(english)
         pattern = re.sub(r"%\\\(\w+\\\)s", ".+", pattern)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from build_tools.check import check_catalog, update_lock
 from build_tools.sources.formats import dump_yaml, parse
-from tests.site.helpers import OUR_CATALOG, Build, build, copy_catalog, write_catalog
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import Build, build, copy_catalog, write_catalog
 
 
 def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
@@ -110,8 +111,8 @@ def test_the_allowlist_is_checked_but_never_published(tmp_path: Path) -> None:
 
 def test_a_credential_in_a_yaml_comment_or_anchor_never_reaches_the_site(tmp_path: Path) -> None:
     """A YAML source is published as its own bytes: the build refuses what is outside values."""
-    from tests.core.test_secrets import SECRETS
-    from tests.support import our_catalog_as_yaml
+    from tests.support.catalog_files import our_catalog_as_yaml
+    from tests.support.fake_credentials import SECRETS
 
     secret = SECRETS["GitHub Token"]
     for where in ("comment", "anchor"):
@@ -133,7 +134,7 @@ def test_a_credential_in_a_yaml_comment_or_anchor_never_reaches_the_site(tmp_pat
 def test_with_model_tiers_off_a_tier_word_fails_a_strict_build(tmp_path: Path) -> None:
     """The warning is a MkDocs warning: a strict build fails on it (role-model-config.ts
     passes chatModel to the provider as the model id)."""
-    from tests.site.helpers import mkdocs_build, our_config
+    from tests.support.site_builds import mkdocs_build, our_config
 
     config = our_config(tmp_path, ("model_tiers: true", "model_tiers: false"))
     done = mkdocs_build(config, OUR_CATALOG, tmp_path / "site")

@@ -10,8 +10,8 @@ import re
 import sys
 from pathlib import Path
 
-from tests.site.conftest import SITE_URL
-from tests.site.helpers import OUR_CATALOG, Build, build
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import SITE_URL, Build, build
 
 PROPERDOCS = Path(sys.executable).parent / "properdocs"
 

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from site_plugins.search import PARTS_FILE, PagefindSearchPlugin, index_site
+from site_plugins.search.pagefind import PARTS_FILE, index_site
+from site_plugins.search.plugin import PagefindSearchPlugin
 
 
 def test_a_failing_index_is_one_line(tmp_path: Path) -> None:

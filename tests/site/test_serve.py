@@ -18,7 +18,8 @@ import pytest
 from markupsafe import escape
 
 from build_tools.check import check_catalog, update_lock
-from tests.site.helpers import OUR_CATALOG, Served, copy_catalog, serve
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import Served, copy_catalog, serve
 
 
 def get(url: str) -> str:

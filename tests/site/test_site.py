@@ -17,23 +17,22 @@ from markupsafe import escape
 from build_tools.check import check_catalog
 from build_tools.model.catalog import load_catalog
 from build_tools.model.schema import schema_text
-from tests.site.conftest import SITE_URL
-from tests.site.helpers import (
-    OUR_CATALOG,
+from tests.support.catalog_files import our_catalog_as_yaml
+from tests.support.cli import run
+from tests.support.paths import OUR_CATALOG, REPO
+from tests.support.site_builds import (
     PAYLOAD,
     PAYLOAD_INSTRUCTIONS,
     PAYLOADS,
-    REPO,
+    SITE_URL,
     Build,
     build,
     config_with,
     copy_catalog,
-    our_catalog_as_yaml,
     site_env,
-    upstream,
     write_catalog,
 )
-from tests.support import run
+from tests.support.upstream_fixtures import upstream
 
 
 class Elements(HTMLParser):

@@ -13,13 +13,10 @@ from build_tools.check import check_catalog
 from build_tools.model.schema import schema_text
 from build_tools.sources.yaml_reader import parse_yaml
 from build_tools.wire import judged, raw_tree, site_paths
-from tests.site.helpers import (
-    OUR_CATALOG,
-    our_catalog_as_yaml,
-    upstream,
-    upstream_yaml,
-    write_catalog,
-)
+from tests.support.catalog_files import our_catalog_as_yaml
+from tests.support.paths import OUR_CATALOG
+from tests.support.site_builds import write_catalog
+from tests.support.upstream_fixtures import upstream, upstream_yaml
 
 
 @pytest.mark.parametrize("which", ["ours", "upstream"])

@@ -6,7 +6,7 @@ import re
 import socket
 import subprocess
 
-from tests.support import REPO
+from tests.support.paths import REPO
 
 
 def test_a_busy_address_is_one_line_not_a_traceback() -> None:

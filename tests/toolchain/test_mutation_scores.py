@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.support import REPO
+from tests.support.paths import REPO
 
 SCRIPT = REPO / "scripts" / "mutation_scores.py"
 

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from tests.support import OUR_CATALOG, REPO
-
-from .conftest import commit_all, git
+from tests.support.commits import commit_all, git
+from tests.support.paths import OUR_CATALOG, REPO
 
 
 @pytest.fixture(autouse=True)

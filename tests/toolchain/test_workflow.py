@@ -23,11 +23,10 @@ from ruamel.yaml import YAML
 from build_tools.check import update_lock
 from build_tools.model.catalog import load_catalog
 from build_tools.wire.raw_tree import raw_files
-from tests.remote.conftest import static_server as static_server
-from tests.remote.hosts import StartStatic, StaticServer, read_json
-from tests.support import OUR_CATALOG, REPO, write_json
-
-from .conftest import commit_all
+from tests.support.catalog_files import write_json
+from tests.support.commits import commit_all
+from tests.support.paths import OUR_CATALOG, REPO
+from tests.support.remote_hosts import StartStatic, StaticServer, read_json
 
 WORKFLOW = REPO / ".github" / "workflows" / "pages.yml"
 BRANCHES = ["main", "develop"]

@@ -1,0 +1,171 @@
+"""What a build adds to MkDocs' files, and how: a generated page's metadata and content, and the
+files MkDocs writes from a catalog's own strings, encoded only as each is written (see
+:class:`EncodedFile`)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from build_tools.exports import Export
+from build_tools.wire import raw_tree
+from build_tools.wire.raw_tree import Published
+from site_plugins.catalog import chrome, theme
+from site_plugins.catalog.preview import GeneratedFile, Incremental, digest
+from site_plugins.pages.labels import labels
+from site_plugins.pages.rendering import Renderer, SitePage, code_spans, nav_title
+from site_plugins.pages.roles import MarkedText
+
+if TYPE_CHECKING:
+    from site_plugins.catalog.build import SiteBuild
+
+Contents = dict[str, bytes | str | MarkedText | Export | raw_tree.Published]
+"""Site path -> what MkDocs writes there (a page's is its source: empty, rendered later)."""
+
+Encoded = MarkedText | Export | Published
+"""What an :class:`EncodedFile` is made from: anything that makes its bytes with ``encoded()``."""
+
+
+class EncodedFile(GeneratedFile):
+    """A file whose bytes are made as MkDocs copies it, from what it holds until then: a role's
+    instructions as plain text, the role in a tool's format, or a build's raw file of the wire
+    format its source is not in.
+
+    MkDocs writes every other file before the first page and keeps their contents meanwhile; the
+    instructions of a catalog of 5,000 roles are a hundred megabytes more as bytes, held at the
+    build's peak. Here they stay the catalog's strings until each file is written. Two of the
+    tools' formats end in ``.md``, which MkDocs would take for pages to render: these are files
+    to download, written as they are."""
+
+    _made: Encoded | None = None
+
+    @classmethod
+    def of(cls, config: MkDocsConfig, src_uri: str, made: Encoded) -> EncodedFile:
+        file = cls.generated(config, src_uri, content=b"")
+        assert isinstance(file, EncodedFile)
+        file._made = made
+        return file
+
+    def copy_file(self, dirty: bool = False) -> None:
+        if dirty and not self.is_modified():
+            return
+        try:
+            content = self.content_bytes
+        except ValueError as error:  # bytes other than the check judged: one line, no site
+            raise PluginError(f"roles-catalog: {error}") from None
+        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
+        with open(self.abs_dest_path, "wb") as output:
+            output.write(content)
+
+    def is_documentation_page(self) -> bool:
+        return False
+
+    @property
+    def content_bytes(self) -> bytes:
+        return self._made.encoded() if self._made is not None else super().content_bytes
+
+    @content_bytes.setter
+    def content_bytes(self, value: bytes) -> None:
+        self._made = None
+        self._content = value
+        self.abs_src_path = None
+
+
+def add(
+    files: Files, contents: Contents, build: SiteBuild, incremental: Incremental | None
+) -> None:
+    """Add the generated files to MkDocs' and tell a ``--dirty`` preview what changed."""
+    config = build.config
+    # Where the catalog is, seen from the docs directory: edit links are made from it.
+    catalog = posixpath.relpath(
+        build.catalog_dir.as_posix(), Path(config.docs_dir).resolve().as_posix()
+    )
+    shown: dict[str, object] = {}
+    for path, content in contents.items():
+        file: File
+        if isinstance(content, (MarkedText, Export, raw_tree.Published)):
+            file = EncodedFile.of(config, path, content)  # compared by value in ``shown``
+        else:
+            file = GeneratedFile.generated(config, path, content=content)
+        page = build.pages.get(path)
+        if incremental is not None:  # only a dirty preview needs to know what changed
+            # What the file shows, compared with the last build's: a page's HTML comes from
+            # the renderer's memo, the very same string while its page is unchanged.
+            shown[path] = (
+                (
+                    page.html,
+                    page.title,
+                    page.lang,
+                    page.alternates,
+                    page.in_nav,
+                    build.pending.get(path),
+                )
+                if page is not None
+                else content
+            )
+        if page is not None:
+            if not page.in_nav:
+                # Role pages stay out of the sidebar: Material writes the whole nav into every
+                # page, so a nav of every role grows the site with the square of it.
+                file.inclusion = InclusionLevel.NOT_IN_NAV
+            if page.source is not None:
+                file.edit_uri = posixpath.normpath(posixpath.join(catalog, page.source))
+        files.append(file)
+    if incremental is not None:
+        incremental.mark(files, shown, _site_wide(build), Path(config.site_dir))
+
+
+def _site_wide(build: SiteBuild) -> str:
+    """What every page shows: the navigation, and the templates it is rendered with."""
+    templates = [*build.renderer.templates_dirs, *theme.override_dirs(build.config)]
+    stamps = sorted(
+        (str(p), p.stat().st_mtime_ns)
+        for d in templates
+        if d.is_dir()
+        for p in d.rglob("*")
+        if p.is_file()
+    )
+    return digest(build.config.nav, build.config.site_url, stamps)
+
+
+def page_meta(page: Page, made: SitePage, action: str | None) -> None:
+    """A generated page's title, language, banner and alternates, for the theme."""
+    page.meta["title"] = nav_title(made.title)
+    page.meta[chrome.META_KEY] = made.lang
+    banner = code_spans(labels(made.lang)[action]) if action else None
+    page.meta["rolecat_banner"] = banner  # Markup: the template's escaping leaves its <code>
+    page.meta["rolecat_alternates"] = [
+        {"name": a.name, "link": a.link, "lang": a.lang} for a in made.alternates
+    ]
+    if not made.searchable:
+        page.meta["search"] = {"exclude": True}
+    if made.wide:
+        page.meta["hide"] = ["toc"]
+
+
+def show_content(page: Page, made: SitePage, renderer: Renderer) -> None:
+    """The content is rendered by our autoescaping templates, never by Markdown, as the page is
+    written: a large catalog's pages are never all held."""
+    try:
+        page.content = made.html
+    except jinja2.TemplateError as error:
+        where = getattr(error, "filename", None) or renderer.templates_dirs[0]
+        raise PluginError(
+            f"cannot render {page.file.src_uri} from {where}: {type(error).__name__}: {error}"
+        ) from None
+
+
+def release(files: Iterable[File], pages: Mapping[str, SitePage]) -> None:
+    """The raw files' bytes, written by now, need not stay in memory."""
+    for file in files:
+        if isinstance(file, GeneratedFile) and file.src_uri not in pages:
+            file.content_bytes = b""

@@ -1,0 +1,145 @@
+"""Pagefind's index of the written site, one bundle per page language, each made in parts of
+about equal size (see :mod:`site_plugins.search`); no MkDocs here."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from build_tools.wire.site_paths import SEARCH_DIR
+
+_LANG = re.compile(rb"<html\b[^>]*?\blang=\"([a-zA-Z0-9-]+)\"")
+
+
+PARTS_FILE = "rolecat-parts.json"
+"""In each language's bundle: its index's other parts, relative to it (``{"parts": ["1/"]}``)."""
+
+MiB = 1024 * 1024
+PART_MIB = 64
+"""HTML indexed per Pagefind run, at most (unless one page is larger): Pagefind then peaks at
+about 250 MiB."""
+
+
+def pagefind_command(pages: Path, output: Path) -> list[str]:
+    """Pagefind as installed with rolecat (the ``pagefind[bin]`` package)."""
+    return [
+        sys.executable,
+        "-m",
+        "pagefind",
+        "--site",
+        str(pages),
+        "--output-path",
+        str(output),
+        "--silent",
+    ]
+
+
+def pages_by_language(
+    site_dir: Path, going: Callable[[], bool] = lambda: True
+) -> dict[str, list[Path]]:
+    """Every HTML page of the site, relative to it, by the language its ``<html lang>`` names;
+    nothing once ``going`` says to stop."""
+    found: dict[str, list[Path]] = {}
+    for page in sorted(site_dir.rglob("*.html")):
+        if not going():
+            return {}
+        relpath = page.relative_to(site_dir)
+        if relpath.parts[0] == SEARCH_DIR or relpath.parts[0].startswith("."):
+            continue
+        with page.open("rb") as stream:
+            head = stream.read(4096)
+        language = _LANG.search(head)
+        if language is not None:
+            found.setdefault(language.group(1).decode().lower(), []).append(relpath)
+    return found
+
+
+def split(pages: list[Path], sizes: list[int], most: int) -> list[list[Path]]:
+    """``pages`` in order, cut into parts of about equal size (by ``sizes``), as many as it takes
+    for each to hold about ``most`` bytes at most."""
+    total = sum(sizes)
+    count = max(1, -(-total // max(most, 1)))
+    parts: list[list[Path]] = [[] for _ in range(count)]
+    before = 0
+    for page, size in zip(pages, sizes, strict=True):
+        # Each page goes to the part its middle byte falls in: parts of total / count bytes.
+        parts[min(count - 1, (before + size // 2) * count // max(total, 1))].append(page)
+        before += size
+    return [part for part in parts if part]
+
+
+def index_site(
+    site_dir: Path,
+    started: Callable[[subprocess.Popen[str]], bool] | None = None,
+    going: Callable[[], bool] = lambda: True,
+    part_bytes: int = PART_MIB * MiB,
+) -> str | None:
+    """Write one Pagefind bundle per page language into ``site_dir``, in parts of at most about
+    ``part_bytes`` of HTML each; on failure, one line saying why. ``started`` sees each Pagefind
+    process, and stops the work by returning False; ``going`` is asked between files (a
+    preview's rebuild stops the work at once: this runs in the server's process, and reading and
+    linking the pages would slow the rebuild down)."""
+    output = site_dir / SEARCH_DIR
+    shutil.rmtree(output, ignore_errors=True)
+    languages = pages_by_language(site_dir, going)
+    if not going():
+        return "stopped"
+    if not languages:
+        return "no page names its language in <html lang>: nothing to index"
+    # Pagefind reads a directory: each part's pages are linked into one of their own, inside the
+    # site directory, so that whatever removes the site (a preview that stops) removes it too.
+    with tempfile.TemporaryDirectory(prefix=".rolecat-search-", dir=site_dir) as scratch:
+        for language, pages in sorted(languages.items()):
+            sizes = [(site_dir / relpath).stat().st_size for relpath in pages]
+            parts = split(pages, sizes, part_bytes)
+            bundle = output / language
+            for number, part in enumerate(parts):
+                tree = Path(scratch) / f"{language}-{number}"
+                for relpath in part:
+                    if not going():
+                        return "stopped"
+                    _link(site_dir / relpath, tree / relpath)
+                problem = _pagefind(tree, bundle / str(number) if number else bundle, started)
+                shutil.rmtree(tree)
+                if problem is not None:
+                    where = f" (part {number + 1} of {len(parts)})" if len(parts) > 1 else ""
+                    return f"{language}{where}: {problem}"
+            others = [f"{number}/" for number in range(1, len(parts))]
+            (bundle / PARTS_FILE).write_text(json.dumps({"parts": others}), encoding="utf-8")
+    return None
+
+
+def _link(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or no hard links: a copy does as well
+        shutil.copyfile(source, target)
+
+
+def _pagefind(
+    pages: Path, output: Path, started: Callable[[subprocess.Popen[str]], bool] | None
+) -> str | None:
+    try:
+        process = subprocess.Popen(
+            pagefind_command(pages, output),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    except OSError as error:
+        return f"cannot run Pagefind: {error.strerror}"
+    if started is not None and not started(process):
+        process.kill()
+    said, _ = process.communicate()
+    if process.returncode == 0:
+        return None
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    return lines[-1] if lines else f"Pagefind exited with status {process.returncode}"
