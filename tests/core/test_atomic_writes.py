@@ -23,6 +23,7 @@ import pytest
 
 from build_tools.atomic import JOURNAL_PREFIX, Transaction, WriteError, recover
 from build_tools.check import check_catalog
+from build_tools.cli.convert import convert_catalog
 from build_tools.scope import catalog_scope
 from tests.support.paths import OUR_CATALOG, REPO
 
@@ -170,6 +171,10 @@ def test_a_write_that_fails_changes_nothing(tmp_path: Path, command: str) -> Non
         assert "RLIMIT_FSIZE" in failed.stdout + failed.stderr
         assert "Traceback" not in failed.stderr
         assert snapshot(root) == old, f"a write failing over {limit} bytes changed the catalog"
+    if command in ("check --fix", "convert"):  # these report the failed write as a problem
+        root = prepared(tmp_path, "as-json", prepare)
+        failed = harness(root, [*args, "--format", "json"], HARNESS_FSIZE="0")
+        assert [p["rule"] for p in json.loads(failed.stdout)["problems"]] == ["write-failed"]
 
 
 def test_a_change_another_command_is_making_is_left_alone(tmp_path: Path) -> None:
@@ -187,6 +192,8 @@ def test_a_change_another_command_is_making_is_left_alone(tmp_path: Path) -> Non
         with pytest.raises(WriteError):
             change.apply()
         assert not (tmp_path / "a.json").exists()
+        [busy] = convert_catalog(tmp_path, "yaml").diagnostics  # a second command is refused
+        assert busy.rule == "busy" and "another rolecat command" in busy.message
     finally:
         os.close(held)
     assert recover(catalog_scope(tmp_path))  # the command gone, its empty journal is removed

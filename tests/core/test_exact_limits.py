@@ -47,6 +47,10 @@ def test_a_file_one_byte_over_the_cap_fails(catalog: Catalog) -> None:
             "1,000,000 bytes"
         ],
     )
+    problems = json.loads(catalog.check("--format", "json").out)["problems"]
+    assert [(p["file"], p["rule"]) for p in problems] == [
+        ("bundles/alpha/en.json", "file-too-large")
+    ]
 
 
 @pytest.mark.parametrize("size", [1_000_000, 1_000_001], ids=["cap", "over"])

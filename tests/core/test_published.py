@@ -196,10 +196,12 @@ def test_a_writer_that_loses_a_value_is_caught_by_the_build(
 
     monkeypatch.setattr(raw_tree, "published_bytes", lossy)
     # A build reads back what it writes; the check relies on tests/core/test_published_yaml.py.
-    assert [str(d) for d in judged.judge(checked, memo=judged.Memo())] == [
+    found = judged.judge(checked, memo=judged.Memo())
+    assert [str(d) for d in found] == [
         "bundles/alpha/ru.json: the published bundles/alpha/ru.yaml reads back with other values "
         "than were checked"
     ]
+    assert [d.rule for d in found] == ["published"]
 
 
 def test_a_writer_that_writes_what_the_server_cannot_read_is_caught_by_the_build(

@@ -103,4 +103,6 @@ def test_a_path_too_long_where_the_site_is_built(catalog: Catalog, tmp_path: Pat
         f"{site}, and a path holds at most 4,095; shorten the ids or build the site in a "
         "directory with a shorter path"
     )
+    as_json = json.loads(catalog.check("--site", str(site), "--format", "json").out)
+    assert [problem["rule"] for problem in as_json["problems"]] == ["site-path-too-long"]
     assert catalog.check("--site", str(site)[:-1]).lines == ["OK"]

@@ -291,6 +291,9 @@ def test_a_journal_git_tracks_is_refused_even_when_it_is_shaped_right(world: Wor
     ran = rolecat(world, "check", "--catalog", "catalog")
     assert ran.code == 1 and "git tracks it" in ran.out
     assert lock.read_bytes() == before and journal.is_dir()
+    as_json = rolecat(world, "check", "--catalog", "catalog", "--format", "json")
+    assert [p["rule"] for p in json.loads(as_json.out)["problems"]] == ["interrupted-change"]
+    assert lock.read_bytes() == before and journal.is_dir()
 
 
 def test_a_journal_that_is_a_symlink_to_a_directory_outside_is_no_journal(world: World) -> None:

@@ -6,15 +6,18 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from build_tools.sources.formats import parse
+from build_tools.cli import convert
+from build_tools.sources.formats import Format, parse
 from build_tools.sources.json_reader import SourceError
 from build_tools.sources.yaml_reader import parse_yaml
 from tests.support.catalogs import Catalog, use_file
 from tests.support.cli import run
 from tests.support.diagnostics import value
+from tests.support.reports import json_report
 from tests.support.upstream_fixtures import upstream, upstream_yaml
 
 LOCK = "content-hashes.json"
@@ -304,3 +307,22 @@ def test_convert_refuses_a_broken_catalog(catalog: Catalog) -> None:
     result = run("convert", "--to", "yaml", "--catalog", str(catalog.root))
     assert result.code == 1 and '"autoStart" must be a boolean' in result.out
     assert not list(catalog.root.rglob("*.yaml"))
+
+
+def test_convert_refuses_a_writer_that_would_lose_a_value(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each file is read back before anything is written; one that differs stops the whole."""
+    original = convert.dump
+
+    def lossy(value: Any, format: Format) -> bytes:
+        return original({k: v for k, v in value.items() if k != "schemaVersion"}, format)
+
+    monkeypatch.setattr(convert, "dump", lossy)
+    before = sorted(catalog.root.rglob("*"))
+    result = run("convert", "--to", "yaml", "--catalog", str(catalog.root), "--format", "json")
+    assert result.code == 1
+    assert [(p["file"], p["rule"], p["message"]) for p in json_report(result)["problems"]] == [
+        ("index.json", "convert", "cannot be written as yaml without loss")
+    ]
+    assert sorted(catalog.root.rglob("*")) == before

@@ -20,6 +20,7 @@ from tests.support.remote_hosts import (
     publish,
     read_json,
 )
+from tests.support.reports import json_report
 
 SLUG = "translator"
 BUNDLE = "writing"
@@ -161,6 +162,10 @@ def test_a_version_lower_than_live_is_caught(
         f"never go down; set it back to {ahead} in index.json, then run "
         "`rolecat check --fix`"
     )
+    as_json = run(
+        "check", "--catalog", str(local), "--model-tiers", "--against", live.url, "--format", "json"
+    )
+    assert [p["rule"] for p in json_report(as_json)["problems"]] == ["live-version-lower"]
 
 
 def test_a_lower_version_with_new_content_must_go_above_live(

@@ -34,6 +34,7 @@ def test_a_declared_length_one_byte_over_the_cap_is_refused(scripted_host: Start
     assert str(caught.value).endswith(
         "Content-Length is 1,000,001 bytes; the server refuses files over 1,000,000 bytes"
     )
+    assert caught.value.rule == "fetch-too-large"
 
 
 def test_a_streamed_body_one_byte_over_the_cap_is_refused(scripted_host: StartHost) -> None:
@@ -42,6 +43,7 @@ def test_a_streamed_body_one_byte_over_the_cap_is_refused(scripted_host: StartHo
     with pytest.raises(FetchError) as caught:
         fetch(f"{host.url}/big.json")
     assert "body is over 1,000,000 bytes (stopped reading at 1,000,001)" in str(caught.value)
+    assert caught.value.rule == "fetch-too-large"
 
 
 def test_the_limits_are_the_servers() -> None:
@@ -64,4 +66,5 @@ def test_the_whole_request_timeout_holds_within_half_again(scripted_host: StartH
         fetch(f"{host.url}/slow.json", timeout=limit)
     elapsed = time.monotonic() - started
     assert "timed out after 1 s" in str(caught.value)
+    assert caught.value.rule == "fetch-timeout"
     assert limit <= elapsed < 1.5 * limit

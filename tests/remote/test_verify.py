@@ -19,6 +19,7 @@ import pytest
 
 from build_tools.sources.formats import dump_json, dump_yaml
 from build_tools.wire.fetch import FetchError, fetch, normalize_base
+from build_tools.wire.remote import RemoteSource
 from tests.support.catalog_files import write_json
 from tests.support.cli import Run, run
 from tests.support.paths import OUR_CATALOG
@@ -32,6 +33,7 @@ from tests.support.remote_hosts import (
     read_json,
     send,
 )
+from tests.support.reports import json_report
 from tests.support.upstream_fixtures import upstream
 
 ENGINEERING_RU = "bundles/engineering/ru.json"
@@ -42,6 +44,11 @@ GENERATION = {"json": "JSON generation", "yaml": "YAML generation"}
 def problems(result: Run) -> list[str]:
     """The lines naming a failure, without the one verdict line per generation."""
     return [line for line in result.lines if not line.startswith(("OK ", "FAILED "))]
+
+
+def rules(*argv: str) -> list[str]:
+    """The rule of each problem the command reports, run again with ``--format json``."""
+    return [problem["rule"] for problem in json_report(run(*argv, "--format", "json"))["problems"]]
 
 
 def verdicts(result: Run, base: str) -> dict[str, str]:
@@ -410,6 +417,7 @@ def test_a_200_html_error_page_says_it_is_not_the_format(
         "error or fallback page with status 200?"
     ]
     assert verdicts(result, host.url) == failed(format)
+    assert rules("verify", host.url) == ["fetch-html"]
 
 
 def test_nothing_listening_is_a_clear_failure(unused_port: int) -> None:
@@ -424,6 +432,7 @@ def test_nothing_listening_is_a_clear_failure(unused_port: int) -> None:
         "json": "FAILED",
         "yaml": "FAILED",
     }
+    assert rules("verify", f"http://127.0.0.1:{unused_port}") == ["fetch", "fetch"]
 
 
 @pytest.fixture
@@ -559,6 +568,22 @@ def test_only_declared_files_with_valid_ids_are_requested(
     ]
 
 
+@pytest.mark.parametrize(
+    "relpath", ["bundles/../secrets/en.json", "bundles/writing/EN.json", "bundles/a/b/en.json"]
+)
+def test_a_url_is_never_built_from_an_id_the_server_refuses(
+    scripted_host: StartHost, files: dict[str, bytes], relpath: str
+) -> None:
+    host = scripted_host(files)
+    with pytest.raises(FetchError) as refused:
+        RemoteSource(host.url).read(relpath)
+    assert (refused.value.url, refused.value.rule) == (f"{host.url}/…", "fetch-refused-url")
+    assert refused.value.message == (
+        f"refused to build a URL for {relpath!r}: bundle ids and languages must match ^[a-z0-9-]+$"
+    )
+    assert host.requests == []
+
+
 def test_fetch_raises_with_the_url(scripted_host: StartHost) -> None:
     host = scripted_host({})
     with pytest.raises(FetchError) as caught:
@@ -650,6 +675,7 @@ def test_catalog_that_a_build_refuses_cannot_be_compared(
         f"{local}: cannot tell whether the deploy is current: it has 1 problem that a build "
         f"refuses (see `rolecat check --catalog {local}`)"
     )
+    assert rules("verify", server.url, "--catalog", str(local)) == ["deploy-unknown"]
 
 
 def test_catalog_on_a_yaml_only_host(scripted_host: StartHost) -> None:
@@ -714,6 +740,7 @@ def test_a_body_shorter_than_its_content_length_is_refused(
         f"{host.url}/index.json: connection closed before the whole body arrived (100 of "
         "5,000 declared bytes)"
     ]
+    assert rules("verify", host.url) == ["fetch-incomplete"]
 
 
 # --- https ----------------------------------------------------------------------------------------
@@ -795,6 +822,7 @@ def test_a_yaml_file_that_differs_from_its_json_twin_fails_verification(
         "different values; publish both from one build"
         for language in ("en", "ru")
     ]
+    assert rules("verify", host.url) == ["generations-differ", "generations-differ"]
 
 
 def test_identical_generations_pass(scripted_host: StartHost, files: dict[str, bytes]) -> None:

@@ -107,6 +107,20 @@ def test_reserved_ids_are_placed_at_their_value(tmp_path: Path) -> None:
     assert site_paths.collisions(check_catalog(OUR_CATALOG).catalog) == []  # type: ignore[arg-type]
 
 
+def test_a_hand_written_file_where_the_site_generates_one_is_refused() -> None:
+    generated = [site_paths.home_page(), site_paths.language_page("en"), "bundles/b/en.json"]
+    present = {"index.md", "about.md", "bundles/b/en.json"}
+    found = site_paths.overwritten(generated, present, "docs")
+    assert [(d.file, d.rule) for d in found] == [
+        ("index.md", "site-overwritten"),
+        ("bundles/b/en.json", "site-overwritten"),
+    ]
+    assert found[0].message == (
+        "docs/index.md would overwrite what the plugin generates there; rename or remove it"
+    )
+    assert site_paths.overwritten(generated, {"about.md"}, "docs") == []
+
+
 def test_a_role_called_index_gets_its_own_page() -> None:
     assert site_paths.role_page("en", "b", "index") != site_paths.bundle_page("en", "b")
 
