@@ -35,7 +35,8 @@ def materialize(name: str, target: Path) -> Path:
     shutil.copytree(BASE, target)
     for removed in words(CASES / name / "remove"):
         (target / removed).unlink()
-    shutil.copytree(CASES / name / "catalog", target, dirs_exist_ok=True)
+    if (CASES / name / "catalog").is_dir():  # git keeps no empty folder: a case may only remove
+        shutil.copytree(CASES / name / "catalog", target, dirs_exist_ok=True)
     return target
 
 
