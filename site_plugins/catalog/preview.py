@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import logging
 import os
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,7 +124,7 @@ class Preview:
     last_good: list[str] = field(default_factory=list)
     """Page paths of the last good build: while the catalog is broken each shows the problems,
     so a browser that live-reloads any role page lands on them instead of a 404."""
-    _notice: DirtyBuildNotice = field(default_factory=lambda: DirtyBuildNotice())
+    _notice: DirtyBuildNotice = field(default_factory=DirtyBuildNotice)
 
     @classmethod
     def start(cls, *, dirty: bool) -> Preview:
@@ -168,10 +168,9 @@ def quick_server(server: LiveReloadServer) -> LiveReloadServer:
     return quick
 
 
-def _watched(server: LiveReloadServer) -> Iterator[str]:
-    seen: Iterable[Any] = server.observer.emitters
-    for path in sorted({emitter.watch.path for emitter in seen}):
-        yield str(path)
+def _watched(server: LiveReloadServer) -> list[str]:
+    """What MkDocs' server watches: the path of each of its observer's emitters."""
+    return sorted({str(emitter.watch.path) for emitter in server.observer.emitters})
 
 
 def _yaml_as_text(app: Any) -> Any:
