@@ -25,9 +25,10 @@ from build_tools.model.catalog import relative
 
 if TYPE_CHECKING:
     from build_tools.wire.remote import Remote
-from build_tools.cli.parser import UsageError, build_parser, site_of
+from build_tools.cli.arguments import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError
+from build_tools.cli.arguments import count as _count
+from build_tools.cli.parser import build_parser, site_of
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 86_400
 """A day: longer is no timeout, and the clock arithmetic behind one overflows past it."""
 EXIT_INTERNAL = 70  # EX_SOFTWARE
@@ -81,10 +82,6 @@ def _check(args: argparse.Namespace, report: Reporter, err: TextIO) -> int:
         return EXIT_OK
     print(f"rolecat: {_count(len(result.diagnostics), 'problem')}", file=err)
     return EXIT_PROBLEMS
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _usage_checks(args: argparse.Namespace, err: TextIO) -> str | None:
@@ -277,7 +274,9 @@ def main(
     if args.command == "init":
         return _init(args, out, err)
     if args.command == "export":
-        return _export(args, out, err)
+        from build_tools.cli.export import export
+
+        return export(args, out, err)
     format = _output_format(args, err)
     if format is None:
         return EXIT_USAGE
@@ -363,65 +362,6 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print("next:", file=out)
     for line in next_steps(setup):
         print(line, file=out)
-    return EXIT_OK
-
-
-def _export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from build_tools.atomic import WriteError, recover
-    from build_tools.exports.writer import MANIFEST, ExportError, plan, select, write
-    from build_tools.scope import export_scope
-
-    target: Path = args.directory
-    if not target.is_dir():
-        print(f"rolecat: error: not a directory: {target}", file=err)
-        return EXIT_USAGE
-    try:  # a killed export's own change, finished or undone before anything is judged
-        for line in recover(export_scope(target)):
-            print(line, file=out)
-    except WriteError as error:
-        print(one_line(f"rolecat: {error.message}"), file=err)
-        return EXIT_PROBLEMS
-    result = check_catalog(args.catalog)
-    for line in result.recovered:
-        print(line, file=out)
-    if not result.ok or result.catalog is None:
-        for diagnostic in result.diagnostics:
-            print(diagnostic, file=out)
-        print(
-            f"rolecat: {_count(len(result.diagnostics), 'problem')} (see `rolecat check`); "
-            "nothing was exported",
-            file=err,
-        )
-        return EXIT_PROBLEMS
-    try:
-        chosen = select(result.catalog, args.to, args.language, args.bundle)
-    except ExportError as error:
-        print(one_line(f"rolecat: {error}; nothing was written"), file=err)
-        return EXIT_PROBLEMS
-    decided = plan(target, chosen.exports, force=args.force)
-    for line in [*chosen.skipped, *decided.notes]:
-        print(line, file=out)
-    if decided.refused:
-        for planned in decided.refused:
-            print(one_line(f"{planned.path}: {planned.reason}"), file=out)
-        print(
-            f"rolecat: {_count(len(decided.refused), 'file')} refused; nothing was written "
-            "(--force overwrites files changed by hand)",
-            file=err,
-        )
-        return EXIT_PROBLEMS
-    try:
-        write(decided)
-    except WriteError as error:
-        print(one_line(f"rolecat: {error.message}; nothing was written"), file=err)
-        return EXIT_PROBLEMS
-    for planned in decided.files:
-        print(f"{planned.path}: {planned.state}", file=out)
-    print(
-        f"{_count(len(chosen.exports), 'role')} in {chosen.language} exported for {args.to} "
-        f"into {target} (recorded in {MANIFEST})",
-        file=out,
-    )
     return EXIT_OK
 
 

@@ -8,6 +8,14 @@ from pathlib import Path
 from typing import cast
 
 from build_tools import __version__
+from build_tools.cli.arguments import (
+    HelpFormatter,
+    Parser,
+    add_catalog,
+    command,
+    epilog,
+)
+from build_tools.cli.export import add_export
 from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
@@ -15,78 +23,32 @@ from build_tools.cli.report import (
 from build_tools.sources.formats import Format
 from build_tools.sources.json_reader import TIMEOUT_SECONDS
 from build_tools.wire.raw_tree import FORMATS
-from build_tools.wire.site_paths import TOOLS, Site, handwritten_names
-
-_EXIT_CODES = """exit codes:
-  0  {ok}
-  1  {problems}
-  2  usage error (bad arguments, no such catalog directory)"""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors by exception, so ``main`` returns instead of exiting."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: error: {message}")
-
-
-class UsageError(Exception):
-    pass
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """Wraps a one-paragraph description; prints an epilog's examples and exit codes as written."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if "\n" in text:
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, width, indent)
-
-
-def _epilog(examples: str, ok: str, problems: str) -> str:
-    return f"examples:\n{examples}\n\n" + _EXIT_CODES.format(ok=ok, problems=problems)
-
-
-def _command(
-    commands: argparse._SubParsersAction[_Parser],
-    name: str,
-    epilog: str,
-    help: str,
-    description: str,
-) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` ends with examples and exit codes, as written."""
-    return commands.add_parser(
-        name,
-        help=help,
-        description=description,
-        epilog=epilog,
-        formatter_class=_HelpFormatter,
-    )
+from build_tools.wire.site_paths import Site, handwritten_names
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Every command's parser; only ``command``'s where it names one (``main`` passes the first
     argument): building all of them is some 4 ms of a small check, argparse looking up its
     translations on disk for each option."""
-    parser = _Parser(
+    parser = Parser(
         prog="rolecat",
         description="Check and publish agent-roles catalogs.",
         epilog="Run `rolecat COMMAND --help` for a command's options, examples and exit codes.",
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name, add in _COMMANDS.items():
         if command not in _COMMANDS or command == name:
             add(commands)
     return parser
 
 
-def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
-    check = _command(
+def _add_check(commands: argparse._SubParsersAction[Parser]) -> None:
+    check = command(
         commands,
         "check",
-        _epilog(
+        epilog(
             "  rolecat check\n"
             "  rolecat check --catalog roles --fix\n"
             "  rolecat check --against https://catalog.example.org/roles-catalog/main "
@@ -97,7 +59,7 @@ def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
         help="check every rule of a catalog and its content-hash lock",
         description="Check a catalog: prints OK and exits 0, or one line per problem and exits 1.",
     )
-    _add_catalog(check)
+    add_catalog(check)
     check.add_argument(
         "--lock",
         type=Path,
@@ -131,11 +93,11 @@ def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
     _add_format(check)
 
 
-def _add_convert(commands: argparse._SubParsersAction[_Parser]) -> None:
-    convert = _command(
+def _add_convert(commands: argparse._SubParsersAction[Parser]) -> None:
+    convert = command(
         commands,
         "convert",
-        _epilog(
+        epilog(
             "  rolecat convert --to yaml\n  rolecat convert --to json --catalog roles",
             "converted, or already in that format",
             "refused: the catalog has problems (nothing was converted)",
@@ -146,7 +108,7 @@ def _add_convert(commands: argparse._SubParsersAction[_Parser]) -> None:
         "errors.",
     )
     convert.add_argument("--to", choices=["yaml", "json"], required=True, help="the target format")
-    _add_catalog(convert)
+    add_catalog(convert)
     _add_format(convert)
 
 
@@ -167,11 +129,11 @@ _SCAFFOLDED = "done: the catalog's files were edited"
 _REFUSED = "refused (unknown bundle, a slug or language taken, a file to edit unreadable)"
 
 
-def _add_new(commands: argparse._SubParsersAction[_Parser]) -> None:
-    new = _command(
+def _add_new(commands: argparse._SubParsersAction[Parser]) -> None:
+    new = command(
         commands,
         "new",
-        _epilog(
+        epilog(
             "  rolecat new bundle writing --languages en,ru\n"
             "  rolecat new role technical-writer --bundle writing",
             _SCAFFOLDED,
@@ -182,11 +144,11 @@ def _add_new(commands: argparse._SubParsersAction[_Parser]) -> None:
         "format (YAML comments and JSON indentation kept), with placeholders for what a person "
         "must write; `rolecat check` reports each placeholder until it is replaced.",
     )
-    kinds = new.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    role = _command(
+    kinds = new.add_subparsers(dest="kind", required=True, parser_class=Parser)
+    role = command(
         kinds,
         "role",
-        _epilog(
+        epilog(
             "  rolecat new role code-reviewer --bundle engineering\n"
             "  # write the placeholders, then:\n  rolecat check --fix && rolecat check",
             _SCAFFOLDED,
@@ -198,11 +160,11 @@ def _add_new(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     role.add_argument("slug", metavar="SLUG", help="the new role's slug (unique in the catalog)")
     role.add_argument("--bundle", required=True, metavar="ID", help="the bundle to add it to")
-    _add_catalog(role)
-    bundle = _command(
+    add_catalog(role)
+    bundle = command(
         kinds,
         "bundle",
-        _epilog(
+        epilog(
             "  rolecat new bundle writing --languages en,ru\n"
             "  rolecat new role technical-writer --bundle writing",
             _SCAFFOLDED,
@@ -221,14 +183,14 @@ def _add_new(commands: argparse._SubParsersAction[_Parser]) -> None:
         type=_languages,
         help="its languages, comma-separated (e.g. en,ru)",
     )
-    _add_catalog(bundle)
+    add_catalog(bundle)
 
 
-def _add_language(commands: argparse._SubParsersAction[_Parser]) -> None:
-    language = _command(
+def _add_language(commands: argparse._SubParsersAction[Parser]) -> None:
+    language = command(
         commands,
         "add-language",
-        _epilog(
+        epilog(
             "  rolecat add-language de --bundle engineering\n"
             "  # translate every stub, then:\n  rolecat check --fix && rolecat check",
             _SCAFFOLDED,
@@ -242,14 +204,14 @@ def _add_language(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     language.add_argument("language", metavar="LANG", help="the language code, e.g. de")
     language.add_argument("--bundle", required=True, metavar="ID", help="the bundle")
-    _add_catalog(language)
+    add_catalog(language)
 
 
-def _add_init(commands: argparse._SubParsersAction[_Parser]) -> None:
-    init = _command(
+def _add_init(commands: argparse._SubParsersAction[Parser]) -> None:
+    init = command(
         commands,
         "init",
-        _epilog(
+        epilog(
             "  rolecat init                     # the one catalog this repository holds\n"
             "  rolecat init --catalog catalog   # a new team: a starter catalog in catalog/",
             "the files were written (the next steps follow)",
@@ -273,57 +235,6 @@ def _add_init(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
 
 
-def _add_export(commands: argparse._SubParsersAction[_Parser]) -> None:
-    export = _command(
-        commands,
-        "export",
-        _epilog(
-            "  rolecat export --to claude-code .          # .claude/agents/<slug>.md\n"
-            "  rolecat export --to copilot --language ru --bundle writing ~/work/app\n"
-            "  rolecat export --to cursor --force ../app  # replace hand-edited rules too",
-            "the files were written, or were up to date",
-            "refused: the catalog fails `rolecat check`, no such language or bundle, a file was "
-            "changed by hand or cannot be written (nothing was written)",
-        ),
-        help="write the catalog's roles where a tool looks for them: Claude Code subagents, "
-        "GitHub Copilot custom agents or Cursor rules",
-        description="Write each role of the catalog, in one language, as the file the tool "
-        "reads, under DIR: DIR/.claude/agents/<slug>.md (claude-code), "
-        "DIR/.github/agents/<slug>.agent.md (copilot) or DIR/.cursor/rules/<slug>.mdc (cursor). "
-        "A tool's directory holds one file per agent name, so a run writes one language: the "
-        "catalog's first, or --language. What was written is recorded in "
-        "DIR/.rolecat-export.json: a file there that rolecat export did not write, or that was "
-        "changed since it did, is overwritten only with --force; without it the export is "
-        "refused and nothing is written. So is a catalog that fails `rolecat check`.",
-    )
-    export.add_argument(
-        "--to",
-        choices=TOOLS,
-        required=True,
-        help="the tool whose files to write",
-    )
-    export.add_argument(
-        "--language",
-        metavar="LANG",
-        help="the language to export (default: the catalog's first language)",
-    )
-    export.add_argument(
-        "--bundle", metavar="ID", help="export only this bundle's roles (default: every bundle)"
-    )
-    _add_catalog(export)
-    export.add_argument(
-        "--force",
-        action="store_true",
-        help="overwrite files that were changed by hand or not written by rolecat export",
-    )
-    export.add_argument(
-        "directory",
-        metavar="DIR",
-        type=Path,
-        help="the project to write into (it must exist); the tool's directory is made in it",
-    )
-
-
 def _languages(value: str) -> list[str]:
     languages = [part.strip() for part in value.split(",") if part.strip()]
     if not languages:
@@ -331,16 +242,6 @@ def _languages(value: str) -> list[str]:
     if len(set(languages)) != len(languages):
         raise argparse.ArgumentTypeError(f"a language is listed twice: {value}")
     return languages
-
-
-def _add_catalog(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--catalog",
-        type=Path,
-        default=Path("catalog"),
-        metavar="DIR",
-        help="the catalog directory (default: catalog)",
-    )
 
 
 def _formats(text: str) -> tuple[Format, ...]:
@@ -403,11 +304,11 @@ def _add_timeout(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
-    verify = _command(
+def _add_verify(commands: argparse._SubParsersAction[Parser]) -> None:
+    verify = command(
         commands,
         "verify",
-        _epilog(
+        epilog(
             "  rolecat verify https://catalog.example.org/roles-catalog/main\n"
             "  rolecat verify https://owner.github.io/repo/develop --catalog catalog "
             "--format json",
@@ -444,6 +345,6 @@ _COMMANDS = {
     "new": _add_new,
     "add-language": _add_language,
     "init": _add_init,
-    "export": _add_export,
+    "export": add_export,
 }
 """Each command's parser, in the order ``--help`` lists them."""
