@@ -75,6 +75,7 @@ def add_export(commands: argparse._SubParsersAction[Parser]) -> None:
 
 def export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from build_tools.atomic import WriteError, recover
+    from build_tools.exports.freshness import read_notes
     from build_tools.exports.writer import MANIFEST, ExportError, plan, select, write
     from build_tools.scope import export_scope
 
@@ -101,7 +102,8 @@ def export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_PROBLEMS
     try:
-        chosen = select(result.catalog, args.to, args.language, args.bundle)
+        notes = read_notes(args.catalog, result.catalog)
+        chosen = select(result.catalog, args.to, args.language, args.bundle, notes)
     except ExportError as error:
         print(one_line(f"rolecat: {error}; nothing was written"), file=err)
         return EXIT_PROBLEMS

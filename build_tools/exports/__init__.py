@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from build_tools.exports.freshness import Notes, described
 from build_tools.model.catalog import Catalog, Role
 from build_tools.rules.server_contract import Stored
 from build_tools.sources.formats import double_quoted
@@ -84,12 +85,12 @@ def claude_model(model_config: Any) -> str | None:
     return None
 
 
-def claude_code(role: Role) -> Export:
+def claude_code(role: Role, note: str | None = None) -> Export:
     """``.claude/agents/<slug>.md``: ``name`` is the slug (Claude Code's agent id), then
     ``description`` (when Claude should delegate to it) and ``model`` where one maps."""
     fields: list[tuple[str, str | bool]] = [
         ("name", role.slug),
-        ("description", _description(role)),
+        ("description", _description(role, note)),
     ]
     model = claude_model(role.fields.get("modelConfig"))
     if model is not None:
@@ -97,38 +98,41 @@ def claude_code(role: Role) -> Export:
     return _export("claude-code", role, fields)
 
 
-def copilot(role: Role) -> Export:
+def copilot(role: Role, note: str | None = None) -> Export:
     """``.github/agents/<slug>.agent.md``: ``name`` is the role's display name, ``description``
     is required. No ``model``: Copilot names models as its picker shows them (``Claude Sonnet 4.5
     (copilot)``), and nothing a catalog writes corresponds clearly to one."""
     name = Stored.of(role.fields).name or role.slug
-    return _export("copilot", role, [("name", name), ("description", _description(role))])
+    return _export("copilot", role, [("name", name), ("description", _description(role, note))])
 
 
-def cursor(role: Role) -> Export:
+def cursor(role: Role, note: str | None = None) -> Export:
     """``.cursor/rules/<slug>.mdc``: a rule the agent applies when its ``description`` fits the
     task, or that a person attaches with ``@<slug>``; no ``globs``, since a role belongs to no
     files, and never ``alwaysApply``, which would put the role into every chat."""
-    return _export("cursor", role, [("description", _description(role)), ("alwaysApply", False)])
+    return _export(
+        "cursor", role, [("description", _description(role, note)), ("alwaysApply", False)]
+    )
 
 
-EXPORTERS: dict[Tool, Callable[[Role], Export]] = {
+EXPORTERS: dict[Tool, Callable[[Role, str | None], Export]] = {
     "claude-code": claude_code,
     "copilot": copilot,
     "cursor": cursor,
 }
 
 
-def exports(role: Role, tools: Sequence[Tool] = TOOLS) -> list[Export]:
-    """The role in each tool's format."""
-    return [EXPORTERS[tool](role) for tool in tools]
+def exports(role: Role, tools: Sequence[Tool] = TOOLS, note: str | None = None) -> list[Export]:
+    """The role in each tool's format; ``note`` says its translation is behind
+    (:mod:`build_tools.exports.freshness`)."""
+    return [EXPORTERS[tool](role, note) for tool in tools]
 
 
-def _description(role: Role) -> str:
-    """The role's description as the server stores it; its name where it has none, since both
-    agent formats require one."""
+def _description(role: Role, note: str | None) -> str:
+    """The role's description as the server stores it (its name where it has none, since both
+    agent formats require one), and whether its translation is behind."""
     stored = Stored.of(role.fields)
-    return stored.description or stored.name or role.slug
+    return described(stored.description or stored.name or role.slug, note)
 
 
 def _export(tool: Tool, role: Role, fields: list[tuple[str, str | bool]]) -> Export:
@@ -154,7 +158,7 @@ def front_matter(fields: list[tuple[str, str | bool]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def site_files(catalog: Catalog) -> dict[str, Export]:
+def site_files(catalog: Catalog, notes: Notes | None = None) -> dict[str, Export]:
     """Every role's export for every tool in every language, at its path in the site."""
     files: dict[str, Export] = {}
     for bundle in catalog.bundles:
@@ -163,6 +167,7 @@ def site_files(catalog: Catalog) -> dict[str, Export]:
                 role = file.role(slug)
                 if role is None:
                     continue
-                for export in exports(role, TOOLS):
+                note = notes.get((language, bundle.id, slug)) if notes else None
+                for export in exports(role, TOOLS, note):
                     files[site_paths.role_export(language, bundle.id, slug, export.tool)] = export
     return files

@@ -19,6 +19,7 @@ from typing import Literal
 
 from build_tools.atomic import Transaction
 from build_tools.exports import EXPORTERS, Export, Tool
+from build_tools.exports.freshness import Notes
 from build_tools.model.catalog import Catalog
 from build_tools.scope import OutOfScope, export_scope, no_symlink_below
 from build_tools.sources.files import describe, read_bounded
@@ -47,10 +48,15 @@ class Selection:
 
 
 def select(
-    catalog: Catalog, tool: Tool, language: str | None = None, bundle_id: str | None = None
+    catalog: Catalog,
+    tool: Tool,
+    language: str | None = None,
+    bundle_id: str | None = None,
+    notes: Notes | None = None,
 ) -> Selection:
     """Every role of the catalog (or of one bundle) in ``language``, the catalog's first by
-    default: a tool keeps one file per agent name, so one language at a time."""
+    default: a tool keeps one file per agent name, so one language at a time. ``notes`` say
+    which translations are behind (:mod:`build_tools.exports.freshness`)."""
     languages = catalog.languages
     chosen = language or (languages[0] if languages else None)
     if chosen is None or chosen not in languages:
@@ -76,7 +82,8 @@ def select(
         for _pointer, slug, _version in bundle.roles:
             role = file.role(slug)
             if role is not None:
-                found.append(EXPORTERS[tool](role))
+                note = notes.get((chosen, bundle.id, slug)) if notes else None
+                found.append(EXPORTERS[tool](role, note))
     return Selection(chosen, found, skipped)
 
 

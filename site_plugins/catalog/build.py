@@ -21,7 +21,7 @@ from mkdocs.structure.pages import Page
 
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
-from build_tools.exports import site_files
+from build_tools.exports import freshness, site_files
 from build_tools.history.replay import Reading
 from build_tools.history.versions import History, Reach
 from build_tools.model.catalog import Catalog, last_modified
@@ -271,8 +271,9 @@ class SiteBuild:
         contents.update(raw)
         contents[raw_tree.CHECKSUMS] = raw_tree.checksums(raw, preview.sums if preview else None)
         contents.update(roles.instruction_files(catalog))
-        contents.update(site_files(catalog))
         read = history()
+        notes = freshness.notes(catalog, read)  # a translation behind says so where it travels
+        contents.update(site_files(catalog, notes))
         # A preview's pages never name the address it is served at as the published one.
         site_url = config.site_url if preview is None else None
         built = site.catalog_pages(catalog, self.renderer, site_url or config.site_url, read)

@@ -20,7 +20,8 @@ import feedparser
 import pytest
 from markupsafe import escape
 
-from build_tools.wire import raw_tree
+from build_tools.wire import raw_tree, site_paths
+from build_tools.wire.site_paths import TOOLS
 from tests.support.history_repo import LONG_LINK, SUBJECT, StoryRepo
 from tests.support.site_builds import SITE_URL, Build, build, config_with, site_env
 
@@ -151,6 +152,14 @@ def test_stale_translations_are_flagged_on_role_pages(site: Build) -> None:
     assert 'href="../../../en/team/writer/v2/">что изменилось</a>' in writer_ru
     for path in ("en/team/writer", "ru/team/reviewer", "en/team/reviewer"):
         assert "rolecat-stale" not in page(site, path), path
+
+
+def test_published_agent_files_say_a_translation_is_behind(site: Build) -> None:
+    for tool in TOOLS:
+        behind = (site.site / site_paths.role_export("ru", "team", "writer", tool)).read_text()
+        assert "(переведено с версии 1; оригинал уже в версии 2)" in behind, tool
+        current = (site.site / site_paths.role_export("en", "team", "writer", tool)).read_text()
+        assert "версии" not in current and "version" not in current.split("---")[1], tool
 
 
 def test_health_pages_count_per_language(site: Build) -> None:
