@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
 from build_tools.exports import freshness, site_files
+from build_tools.exports.marketplace import KEBAB, Listing, kebab, marketplace_files
 from build_tools.history.replay import Reading
 from build_tools.history.versions import History, Reach
 from build_tools.model.catalog import Catalog, last_modified
@@ -33,6 +34,7 @@ from site_plugins.catalog.preview import Preview
 from site_plugins.catalog.timings import Timings
 from site_plugins.pages import roles, site
 from site_plugins.pages.history_feeds import FeedSite, FeedWriter
+from site_plugins.pages.install import Places
 from site_plugins.pages.labels import FALLBACK
 from site_plugins.pages.rendering import Renderer, SitePage, nav_title
 
@@ -83,6 +85,8 @@ class SiteBuild:
             model_tiers=options.model_tiers,
             memo=preview.pages if preview else None,
         )
+        self.listing = _listing(config, options)
+        self.renderer.install = Places(self.listing.name, _site_dir_written(config))
         self.published = preview.memo if preview else judged.Memo.for_build()
         """The files the check wrote and judged, for the raw tree."""
         self.catalog: Catalog | None = None
@@ -274,6 +278,7 @@ class SiteBuild:
         read = history()
         notes = freshness.notes(catalog, read)  # a translation behind says so where it travels
         contents.update(site_files(catalog, notes))
+        contents.update(marketplace_files(catalog, self.listing, notes))
         # A preview's pages never name the address it is served at as the published one.
         site_url = config.site_url if preview is None else None
         built = site.catalog_pages(catalog, self.renderer, site_url or config.site_url, read)
@@ -354,6 +359,26 @@ class SiteBuild:
 def _say_once(log: Logger, line: str) -> None:
     """A preview rebuilds many times: a fact that does not change is logged at the first."""
     log.info(line)
+
+
+def _site_dir_written(config: MkDocsConfig) -> str:
+    """The site's folder as mkdocs.yml names it: where a checkout has it after ``make site``,
+    whatever folder this build writes (``mkdocs build -d``), so every build shows the same."""
+    written = [c["site_dir"] for c in config.user_configs if isinstance(c.get("site_dir"), str)]
+    return written[0] if written else "site"  # the file's; a later one is -d
+
+
+def _listing(config: MkDocsConfig, options: RolesCatalogConfig) -> Listing:
+    """What the site's marketplaces say of themselves, from the plugin's options and the site's."""
+    site_name = config.site_name or ""
+    name = options.marketplace_name or kebab(site_name) or "agent-roles"
+    if not KEBAB.fullmatch(name):
+        raise PluginError(
+            f'marketplace_name: "{name}" is not kebab-case (lowercase letters, digits, hyphens)'
+        )
+    owner = options.marketplace_owner or config.site_author or site_name or name
+    description = config.site_description or f"The agent roles of {site_name or name}"
+    return Listing(name, owner, description)
 
 
 def log_history(committed: History, log: Logger) -> None:

@@ -34,3 +34,11 @@ class RolesCatalogConfig(Config):
     """Read ``modelConfig.chatModel`` as a tier word (``pro``, ``sonnet``, ``best``) that the
     deployment resolves. Off (gitmost's behaviour: ``role-model-config.ts`` passes it to the
     provider as the model id), it is shown as the model id asked for, and a tier word warns."""
+
+    marketplace_name = c.Optional(c.Type(str))
+    """The name of the Claude Code and Copilot CLI marketplace the site is, in kebab-case, as
+    ``claude plugin install <plugin>@<name>`` takes it (default: ``site_name`` in kebab-case)."""
+
+    marketplace_owner = c.Optional(c.Type(str))
+    """Who the marketplace names as its owner and its plugins' author (default: ``site_author``,
+    else ``site_name``)."""

@@ -112,6 +112,9 @@ def add(
                 if page is not None
                 else content
             )
+        if path.startswith("."):
+            # The marketplaces' hidden folders, which MkDocs leaves out of docs_dir by default.
+            file.inclusion = InclusionLevel.INCLUDED
         if page is not None:
             if not page.in_nav:
                 # Role pages stay out of the sidebar: Material writes the whole nav into every

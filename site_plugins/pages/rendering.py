@@ -9,7 +9,7 @@ import posixpath
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import orjson
@@ -20,6 +20,9 @@ from build_tools.sources.formats import Format
 from build_tools.wire import raw_tree
 from site_plugins.pages.labels import language_name
 from site_plugins.pages.memo import PageMemo
+
+if TYPE_CHECKING:
+    from site_plugins.pages.install import Places
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ class Renderer:
         self.use_directory_urls = use_directory_urls
         self.model_tiers = model_tiers
         """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""
+        self.install: Places | None = None
+        """Where the site and its catalog are, for a role page's install commands; ``None``
+        shows none."""
         self.templates_dirs = tuple(templates_dirs)
         """Searched in order: a repository's own templates override the shipped ones."""
         # Rendered pages by template, template files and context: a preview rebuild renders

@@ -12,6 +12,7 @@ from build_tools.rules.server_contract import Stored
 from build_tools.wire import raw_tree, site_paths
 from site_plugins.pages import history as history_pages
 from site_plugins.pages import role_links
+from site_plugins.pages.install import install_commands
 from site_plugins.pages.labels import labels, language_name
 from site_plugins.pages.model_hints import hint, tier_options
 from site_plugins.pages.rendering import Linker, Renderer, SitePage, alternates_of, bundle_text
@@ -128,6 +129,11 @@ def role_page(
         text_href=link.file(site_paths.role_text(language, bundle.id, slug)),
         text_url=_absolute(site_url, site_paths.role_text(language, bundle.id, slug)),
         **role_links.role_links(found, bundle.id, link, site_url, words),
+        install=(
+            install_commands(renderer.install, bundle.id, language, words)
+            if renderer.install is not None and found is not None
+            else []
+        ),
         others=[
             {
                 "code": lang,
