@@ -129,6 +129,11 @@ def plugin_files(
         use_directory_urls=True,
         docs_dir="docs",
         config_file_path=str(repo / "mkdocs.yml"),
+        site_name=options.get("site_name", "Agent roles catalog"),
+        site_author=None,
+        site_description=None,
+        site_dir="site",
+        user_configs=[],
     )
     plugin_options = SimpleNamespace(
         catalog_dir=str(catalog_dir),
@@ -137,6 +142,8 @@ def plugin_files(
         formats=tuple(options.get("formats") or raw_tree.FORMATS),
         model_tiers=bool(options.get("model_tiers")),
         history=True,
+        marketplace_name=options.get("marketplace_name"),
+        marketplace_owner=options.get("marketplace_owner"),
     )
     build = SiteBuild(
         cast(MkDocsConfig, settings),
