@@ -20,7 +20,9 @@ from bench import plain
 from bench.__main__ import _build
 from bench.catalogs import REPO
 
-SEARCH_DIRS = ("pagefind/", "search/")
+SEARCH_DIRS = ("pagefind/", "search/", ".claude-plugin/", ".github/")
+"""Left out of the comparison: each side's search index, and the marketplaces (hidden folders
+the baseline does not publish; tests/marketplace/ tests them)."""
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 
 
