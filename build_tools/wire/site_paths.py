@@ -4,7 +4,7 @@ Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/
 versions below it, ``/<lang>/<bundle>/<slug>/v<n>/``, and its files beside it: its plain text
 ``<slug>.txt`` and its exports ``<slug>.claude.md``, ``.agent.md``, ``.mdc``), next to the raw
 tree (``/index.json``, ``/bundles/``, ``/schema/``, ``/sha256sums``), the health pages
-(``/health/``), the feeds (``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the
+(``/health/``), the pages for servers and tools (``/connect/<lang>/``), the feeds (``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the
 search index (``/pagefind/``). A language or bundle id equal to one of those top-level names would
 mix a page directory into a raw or theme directory, so it is refused before anything is built; so
 is an id too long for the file system to hold the path it names.
@@ -45,6 +45,7 @@ class Site:
 SEARCH_DIR = "pagefind"
 """Where the site's search index is written."""
 HEALTH_DIR = "health"
+CONNECT_DIR = "connect"
 FEED = "feed.xml"
 
 RESERVED: dict[str, str] = {
@@ -53,11 +54,12 @@ RESERVED: dict[str, str] = {
     SCHEMA_DIR: "the published JSON Schemas",
     SEARCH_DIR: "the search index",
     HEALTH_DIR: "the catalog health pages",
+    CONNECT_DIR: "the pages for servers and tools",
     CHECKSUMS: "the checksums of the raw files",
 }
 """Top-level names the site itself uses, with what lives there (for the message)."""
 
-LANGUAGE_ONLY = (HEALTH_DIR, CHECKSUMS)
+LANGUAGE_ONLY = (HEALTH_DIR, CONNECT_DIR, CHECKSUMS)
 """Reserved names a bundle may still take: its pages live below a language, never at the top."""
 
 
@@ -111,6 +113,11 @@ def version_page(language: str, bundle_id: str, slug: str, name: str) -> str:
 
 def health_page(language: str | None = None) -> str:
     return f"{HEALTH_DIR}/index.md" if language is None else f"{HEALTH_DIR}/{language}/index.md"
+
+
+def connect_page(language: str) -> str:
+    """What servers and tools read from the site, and the commands that install the roles."""
+    return f"{CONNECT_DIR}/{language}/index.md"
 
 
 def feed(language: str | None = None) -> str:

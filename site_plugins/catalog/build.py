@@ -13,10 +13,12 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
@@ -30,10 +32,12 @@ from build_tools.wire import judged, raw_tree, site_paths
 from site_plugins.catalog import chrome, files, theme
 from site_plugins.catalog.config import RolesCatalogConfig
 from site_plugins.catalog.files import Contents
+from site_plugins.catalog.handwritten import Handwritten, place
 from site_plugins.catalog.preview import Preview
 from site_plugins.catalog.timings import Timings
 from site_plugins.pages import roles, site
 from site_plugins.pages.history_feeds import FeedSite, FeedWriter
+from site_plugins.pages.facts import SiteFacts
 from site_plugins.pages.install import Places
 from site_plugins.pages.labels import FALLBACK
 from site_plugins.pages.rendering import Renderer, SitePage, nav_title
@@ -86,7 +90,18 @@ class SiteBuild:
             memo=preview.pages if preview else None,
         )
         self.listing = _listing(config, options)
-        self.renderer.install = Places(self.listing.name, _site_dir_written(config))
+        # A preview is served at MkDocs' own address (which `mkdocs serve` puts in site_url):
+        # its pages never name that as where the site is published.
+        published = None if preview else (config.site_url or "").rstrip("/") or None
+        self.renderer.site = SiteFacts(
+            url=published,
+            name=config.site_name,
+            names=tuple(sorted(options.site_names.items())),
+            language=config.theme.get("language") or FALLBACK,
+            places=Places(self.listing.name, _site_dir_written(config), options.catalog_dir),
+        )
+        self.site_name = config.site_name
+        """The site's name as mkdocs.yml gives it: each page names the site in its language."""
         self.published = preview.memo if preview else judged.Memo.for_build()
         """The files the check wrote and judged, for the raw tree."""
         self.catalog: Catalog | None = None
@@ -98,8 +113,10 @@ class SiteBuild:
         says what to do."""
         self.files = Files([])
         self.raw_released = False
-        self.nav_words = chrome.NavWords()
-        """The sidebar's entries we name, per page language."""
+        self.handwritten: Handwritten | None = None
+        """The repository's own pages and their languages, once the files are known."""
+        self.navs: dict[str, chrome.LanguageNav] | None = None
+        """Each language's part of the sidebar, once MkDocs has made the navigation."""
         self.reading: Reading | None = None
         """The committed history, read in another process while the build does other work."""
 
@@ -236,7 +253,7 @@ class SiteBuild:
                 if preview is not None:
                     preview.last_good = list(self.pages)
                 self._add(found, contents)
-                config.nav = [*site.nav(self.catalog), *(config.nav or handwritten)]
+                config.nav = site.nav(self.catalog, self._handwritten_nav(found))
                 self.timings.mark("files_done")
                 return
             self.pages = {}
@@ -246,6 +263,20 @@ class SiteBuild:
         home = site_paths.home_page()
         config.nav = [{nav_title(self.pages[home].title): home}, *(config.nav or handwritten)]
         self.timings.mark("files_done")
+
+    def _handwritten_nav(self, found: Files) -> dict[str, list[Any]]:
+        """The repository's pages in each language's sidebar: its own nav from mkdocs.yml in
+        every language, else each page in the language it is written in."""
+        assert self.catalog is not None
+        languages = self.catalog.languages
+        root = self.renderer.site.home_language(self.catalog)
+        written = place(found, languages, root, self.config.use_directory_urls)
+        self.handwritten = written
+        if self.config.nav:
+            return {language: list(self.config.nav) for language in languages}
+        for line in written.untranslated(languages):
+            _say_once(self.log, line)
+        return dict(written.nav(languages))
 
     def catalog_files(
         self, found: Files, history: Callable[[], History]
@@ -279,9 +310,7 @@ class SiteBuild:
         notes = freshness.notes(catalog, read)  # a translation behind says so where it travels
         contents.update(site_files(catalog, notes))
         contents.update(marketplace_files(catalog, self.listing, notes))
-        # A preview's pages never name the address it is served at as the published one.
-        site_url = config.site_url if preview is None else None
-        built = site.catalog_pages(catalog, self.renderer, site_url or config.site_url, read)
+        built = site.catalog_pages(catalog, self.renderer, read)
         self.pages = {p.src_uri: p for p in built}
         contents.update(dict.fromkeys(self.pages, ""))
         feeds = FeedSite(config.site_url or None, self.time, config.use_directory_urls)
@@ -318,19 +347,36 @@ class SiteBuild:
     def page_markdown(self, page: Page, markdown: str) -> str:
         made = self.pages.get(page.file.src_uri)
         if made is None:
+            written = self.handwritten
+            if written is not None and page.file.src_uri in written.language:
+                page.meta[chrome.META_KEY] = written.language[page.file.src_uri]
+                page.meta["rolecat_alternates"] = written.alternates(page.file.src_uri)
             return markdown
         files.page_meta(page, made, self.pending.get(page.file.src_uri))
         return ""
 
-    def page_context(self, page: Page, nav_pages: list[Page]) -> None:
-        """The sidebar's words in the page's language, and a generated page's content."""
-        if self.catalog is not None:
-            language = page.meta.get(chrome.META_KEY, FALLBACK)
-            self.nav_words.show(nav_pages, language, self.pages)
+    def page_context(self, page: Page, context: dict[str, Any], nav: Navigation) -> None:
+        """The page's part of the sidebar and the site's name, in the page's language, and a
+        generated page's content."""
+        self.speak(context, nav, page.meta.get(chrome.META_KEY))
         made = self.pages.get(page.file.src_uri)
         if made is not None:
             files.show_content(page, made, self.renderer)
         self._release_raw_files()
+
+    def speak(self, context: dict[str, Any], nav: Navigation, language: str | None) -> None:
+        """A page in ``language`` (the root language when ``None``) shows that language's
+        sidebar and names the site in it. MkDocs renders one page at a time from one config,
+        so the name is set for each page and given back when the build ends (:meth:`let_go`)."""
+        if self.catalog is None:
+            return
+        language = language or self.renderer.site.home_language(self.catalog)
+        if self.navs is None:
+            self.navs = chrome.language_navs(nav, self.catalog.languages)
+        shown = self.navs.get(language)
+        if shown is not None:
+            context["nav"] = shown
+        self.config.site_name = self.renderer.site.name_in(language)
 
     def _release_raw_files(self) -> None:
         """Once MkDocs has written the raw files, their bytes need not stay in memory."""
@@ -347,7 +393,8 @@ class SiteBuild:
         """Every page is written: the catalog is no longer needed, nor its pages' contexts, so a
         large catalog's build never holds them while the search index is made."""
         self.timings.mark("post_build")
-        self.catalog, self.pages = None, {}
+        self.catalog, self.pages, self.navs = None, {}, None
+        self.config.site_name = self.site_name
 
     def watched(self) -> list[Path]:
         """What a preview rebuilds on: the catalog, the page templates and the theme overrides

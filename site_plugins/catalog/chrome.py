@@ -9,15 +9,16 @@ and for the site's own labels.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure import StructureItem
+from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
-from build_tools.wire import site_paths
-from site_plugins.pages.labels import FALLBACK, labels
+from site_plugins.pages.labels import FALLBACK, labels, language_name
 from site_plugins.pages.rendering import nav_title
 
 LANGUAGES_DIR = "partials/languages/"
@@ -33,7 +34,13 @@ words, still laid out right to left)."""
 class PageLanguage:
     """Available to the theme's templates as ``rolecat``."""
 
-    def __init__(self, theme_dirs: Iterable[str]) -> None:
+    def __init__(
+        self,
+        theme_dirs: Iterable[str],
+        languages: Iterable[str] = (),
+    ) -> None:
+        self.languages = list(languages)
+        """The catalog's languages, for the pages that speak each (the 404 page)."""
         self._translations = {
             file.stem.lower(): file.stem
             for directory in theme_dirs
@@ -57,6 +64,12 @@ class PageLanguage:
         """One of the site's own labels in the page's language; an unknown key shows as is."""
         return labels(code).get(key, key)
 
+    def words(self, code: str) -> dict[str, str]:
+        return labels(code)
+
+    def language_name(self, code: str) -> str:
+        return language_name(code)
+
 
 def switch_languages_on(config: MkDocsConfig) -> None:
     """Material shows its language switcher only when ``extra.alternate`` is set, and the
@@ -68,39 +81,39 @@ def switch_languages_on(config: MkDocsConfig) -> None:
         config.extra["alternate"] = True
 
 
-NAV_LABELS = {site_paths.home_page(): "overview", site_paths.health_page(): "health"}
-"""The generated pages of the sidebar that a label names."""
+@dataclass(frozen=True)
+class LanguageNav:
+    """One language's part of the site's navigation, as Material's templates read a
+    :class:`~mkdocs.structure.nav.Navigation` (``items``, ``homepage``, ``pages``).
 
-HANDWRITTEN_LABELS = ("about",)
-"""Labels a hand-written page's title may be, in English: such a page (docs/about.md, which
-``rolecat init`` writes) is named in each page's language in the sidebar; any other title is
-the repository's own and stays as written."""
+    MkDocs gives every page the one navigation of the site; the sidebar of a page in ``xx``
+    shows only the section of ``xx`` (``site.nav`` makes a section per language), and the logo
+    leads to that language's home."""
+
+    items: list[StructureItem]
+    homepage: Page | None
+    pages: list[Page]
+
+    def __iter__(self) -> Iterator[StructureItem]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
 
 
-@dataclass
-class NavWords:
-    """The sidebar's entries we name, in the language of the page they are shown on.
+def language_navs(nav: Navigation, languages: Iterable[str]) -> dict[str, LanguageNav]:
+    """The section of each language (in the order ``site.nav`` made them) as its own nav."""
+    found = {}
+    for language, section in zip(languages, nav.items, strict=False):
+        if not isinstance(section, Section):
+            break
+        pages = [item for item in _walk(section.children) if isinstance(item, Page)]
+        found[language] = LanguageNav(section.children, pages[0] if pages else None, pages)
+    return found
 
-    MkDocs shares one navigation between all pages, so each page sets the titles before it is
-    rendered. Which entries are ours is worked out once per build, from their English titles,
-    before any is changed."""
 
-    keys: dict[str, str] | None = field(default=None)
-
-    def show(self, pages: Iterable[Page], language: str, generated: Container[str]) -> None:
-        pages = list(pages)
-        if self.keys is None:
-            english = {labels(FALLBACK)[key]: key for key in HANDWRITTEN_LABELS}
-            self.keys = {}
-            for page in pages:
-                src = page.file.src_uri
-                key = NAV_LABELS.get(src)
-                if key is None and src not in generated:
-                    key = english.get(page.title or "")
-                if key is not None:
-                    self.keys[src] = key
-        words = labels(language)
-        for page in pages:
-            key = self.keys.get(page.file.src_uri)
-            if key is not None:
-                page.title = nav_title(words[key])
+def _walk(items: Iterable[StructureItem]) -> Iterator[StructureItem]:
+    for item in items:
+        yield item
+        if isinstance(item, Section):
+            yield from _walk(item.children)

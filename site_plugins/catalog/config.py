@@ -35,6 +35,11 @@ class RolesCatalogConfig(Config):
     deployment resolves. Off (gitmost's behaviour: ``role-model-config.ts`` passes it to the
     provider as the model id), it is shown as the model id asked for, and a tier word warns."""
 
+    site_names = c.DictOfItems(c.Type(str), default={})
+    """The site's name in other languages than ``site_name``'s, by language code
+    (``{ru: Каталог ролей агентов}``): each page's header and title name the site in the page's
+    language."""
+
     marketplace_name = c.Optional(c.Type(str))
     """The name of the Claude Code and Copilot CLI marketplace the site is, in kebab-case, as
     ``claude plugin install <plugin>@<name>`` takes it (default: ``site_name`` in kebab-case)."""

@@ -141,7 +141,8 @@ def _site_wide(build: SiteBuild) -> str:
 
 
 def page_meta(page: Page, made: SitePage, action: str | None) -> None:
-    """A generated page's title, language, banner and alternates, for the theme."""
+    """A generated page's title, language, description, banner and alternates, for the
+    theme."""
     page.meta["title"] = nav_title(made.title)
     page.meta[chrome.META_KEY] = made.lang
     banner = code_spans(labels(made.lang)[action]) if action else None
@@ -149,10 +150,12 @@ def page_meta(page: Page, made: SitePage, action: str | None) -> None:
     page.meta["rolecat_alternates"] = [
         {"name": a.name, "link": a.link, "lang": a.lang} for a in made.alternates
     ]
+    if made.description:  # the meta description and the social preview, printed unescaped
+        page.meta["description"] = nav_title(made.description)
     if not made.searchable:
         page.meta["search"] = {"exclude": True}
-    if made.wide:
-        page.meta["hide"] = ["toc"]
+    # A generated page has no table of contents: its content takes that column's width.
+    page.meta["hide"] = ["toc"]
 
 
 def show_content(page: Page, made: SitePage, renderer: Renderer) -> None:

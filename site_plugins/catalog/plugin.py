@@ -71,7 +71,10 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.build is None:
             return env
         self.build.timings.mark("env")
-        env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
+        catalog = self.build.catalog
+        env.globals["rolecat"] = chrome.PageLanguage(
+            config.theme.dirs, catalog.languages if catalog else ()
+        )
         self.build.dated(files)
         if self.preview is not None:
             env.bytecode_cache = self.preview.compiled_templates
@@ -124,7 +127,15 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> Any:
         if self.build is not None:
-            self.build.page_context(page, nav.pages)
+            self.build.page_context(page, context, nav)
+        return context
+
+    def on_template_context(
+        self, context: Any, *, template_name: str, config: MkDocsConfig
+    ) -> Any:
+        # The 404 page: the root language's sidebar and name (its script shows each language).
+        if self.build is not None and context.get("nav") is not None:
+            self.build.speak(context, context["nav"], None)
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:

@@ -1,5 +1,6 @@
-"""The health pages: ``/health/`` sums up each language (the coverage matrix) and
-``/health/<lang>/`` lists its possibly stale translations and missing descriptions."""
+"""The health pages: ``/health/<lang>/`` sums up each language, shows the coverage matrix and
+lists that language's possibly stale translations and missing descriptions, in that language;
+``/health/`` is the same page in the site's root language."""
 
 from __future__ import annotations
 
@@ -20,55 +21,47 @@ from site_plugins.pages.history import (
     since_href,
     translated_from,
 )
-from site_plugins.pages.labels import FALLBACK, labels, language_name
+from site_plugins.pages.labels import labels, named_in
 
 
 def health_contexts(
-    catalog: Catalog, history: History, linker: Callable[[str], Link]
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The contexts of ``/health/`` (the coverage matrix, in English like the overview) and of
-    each ``/health/<lang>/`` (one language's lagging translations and missing descriptions);
-    ``linker(src_uri)`` links from that page to others."""
+    catalog: Catalog, history: History, linker: Callable[[str], Link], root: str
+) -> dict[str | None, dict[str, Any]]:
+    """The context of each ``/health/<lang>/``, and of ``/health/`` (key ``None``) in the
+    ``root`` language: every language in a line, the coverage matrix, then the page language's
+    lagging translations and missing descriptions; ``linker(src_uri)`` links from that page."""
     rows = list(coverage(catalog, history))
-    by_language = {
-        lang: health(catalog, rows, history, lang, linker(site_paths.health_page(lang)))
-        for lang in catalog.languages
-    }
-    overview = health_overview(
-        catalog, rows, by_language, history, linker(site_paths.health_page())
-    )
-    return overview, by_language
+    places: list[str | None] = [*catalog.languages, None]
+    found: dict[str | None, dict[str, Any]] = {}
+    for place in places:
+        language = place or root
+        link = linker(site_paths.health_page(place))
+        counts = {
+            other: health(catalog, rows, history, other, link) for other in catalog.languages
+        }
+        found[place] = {
+            **counts[language],
+            "matrix": matrix(catalog, rows, language, labels(language), link),
+        }
+        found[place]["languages"] = _summary(counts, link, labels(language))
+    return found
 
 
-def health_overview(
-    catalog: Catalog,
-    rows: list[Row],
-    by_language: dict[str, dict[str, Any]],
-    history: History,
-    link: Link,
-) -> dict[str, Any]:
-    """``/health/``: a line per language (from each one's :func:`health`), then every role in
-    every language, current, behind or missing."""
-    words = labels(FALLBACK)
-    summary = []
-    for language, found in by_language.items():
-        summary.append(
-            {
-                "code": language,
-                "name": language_name(language),
-                "href": link(site_paths.health_page(language)),
-                "roles": found["roles"],
-                "stale": len(found["stale"]),
-                "missing": len(found["missing"]) + len(found["missing_bundles"]),
-            }
-        )
-    return {
-        "l": words,
-        "lang": FALLBACK,
-        "languages": summary,
-        "matrix": matrix(catalog, rows, FALLBACK, words, link),
-        "reach": reach_note(history.reach, words),
-    }
+def _summary(
+    by_language: dict[str, dict[str, Any]], link: Link, words: dict[str, str]
+) -> list[dict[str, Any]]:
+    """A line per language: its roles, stale translations and missing descriptions."""
+    return [
+        {
+            "code": language,
+            "name": named_in(words, language),
+            "href": link(site_paths.health_page(language)),
+            "roles": found["roles"],
+            "stale": len(found["stale"]),
+            "missing": len(found["missing"]) + len(found["missing_bundles"]),
+        }
+        for language, found in by_language.items()
+    ]
 
 
 def matrix(
@@ -101,7 +94,7 @@ def matrix(
             }
         )
     return {
-        "languages": [{"code": lang, "name": language_name(lang)} for lang in catalog.languages],
+        "languages": [{"code": lang, "name": named_in(words, lang)} for lang in catalog.languages],
         "bundles": bundles,
     }
 
@@ -133,7 +126,7 @@ def _cell(
         "text": words["cell_behind"] % {"version": show(late.since.number)},
         "title": translated_from(late, words),
         "note": words["cell_from"]
-        % {"basis": show(late.basis.number), "language": language_name(late.source or "")},
+        % {"basis": show(late.basis.number), "language": named_in(words, late.source or "")},
         "href": (since_href(placed, late, link) if placed else None) or here,
     }
 
@@ -187,18 +180,17 @@ def health(
                     "from": words["version_of"]
                     % {
                         "basis": show(late.basis.number),
-                        "language": language_name(late.source or ""),
+                        "language": named_in(words, late.source or ""),
                     },
                 }
             )
     return {
         "l": words,
         "lang": language,
-        "language_name": language_name(language),
+        "language_name": named_in(words, language),
         "roles": roles,
         "stale": stale,
         "missing": missing,
         "missing_bundles": missing_bundles,
         "reach": reach_note(history.reach, words),
-        "overview_href": link(site_paths.health_page()),
     }

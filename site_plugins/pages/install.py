@@ -1,5 +1,6 @@
 """The commands a role page gives to put the role into a person's tools: the Claude Code and
-Copilot CLI marketplaces the site is, and ``rolecat export`` in a checkout of the catalog.
+Copilot CLI marketplaces the site is, the MCP server (``rolecat mcp``), and ``rolecat export`` in
+a checkout of the catalog.
 
 Every value that goes into a command is quoted for a POSIX shell, so a folder name with shell
 syntax in it is one argument when pasted, never a command of its own.
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import Any
 
 from build_tools.exports.marketplace import plugin_name
 
@@ -22,39 +22,45 @@ class Places:
     """The marketplace's name, as ``claude plugin install <plugin>@<marketplace>`` takes it."""
     site_dir: str
     """The built site, relative to mkdocs.yml: where a checkout has it after ``make site``."""
+    catalog_dir: str = "catalog"
+    """The catalog, relative to mkdocs.yml, for the commands that read it in a checkout."""
 
 
-def install_commands(
-    places: Places, bundle_id: str, language: str, words: dict[str, str]
-) -> list[dict[str, Any]]:
-    """Each way to install, with its label and its exact command lines."""
+def claude_commands(places: Places, bundle_id: str, language: str) -> str:
+    """Add the site's marketplace to Claude Code and install the bundle's plugin in one language.
+    A folder: Claude Code reads ./site, where the Copilot CLI wants an absolute path."""
     plugin = shlex.quote(f"{plugin_name(bundle_id, language)}@{places.marketplace}")
-    site_dir = shlex.quote(places.site_dir)
-    found = [
-        (
-            "claude",
-            words["install_claude"],
-            # A folder: Claude Code reads ./site, where the Copilot CLI wants an absolute path.
-            [f"claude plugin marketplace add ./{site_dir}", f"claude plugin install {plugin}"],
-        ),
-        (
-            "copilot",
-            words["install_copilot"],
-            [
-                f'copilot plugin marketplace add "$PWD"/{site_dir}',
-                f"copilot plugin install {plugin}",
-            ],
-        ),
-        (
-            "export",
-            words["install_export"],
-            [
-                f"rolecat export --to claude-code --language {shlex.quote(language)} "
-                f"--bundle {shlex.quote(bundle_id)} ."
-            ],
-        ),
-    ]
-    return [
-        {"id": f"rolecat-install-{key}", "label": label, "command": "\n".join(lines)}
-        for key, label, lines in found
-    ]
+    return "\n".join(
+        [
+            f"claude plugin marketplace add ./{shlex.quote(places.site_dir)}",
+            f"claude plugin install {plugin}",
+        ]
+    )
+
+
+def copilot_commands(places: Places, bundle_id: str, language: str) -> str:
+    plugin = shlex.quote(f"{plugin_name(bundle_id, language)}@{places.marketplace}")
+    return "\n".join(
+        [
+            f'copilot plugin marketplace add "$PWD"/{shlex.quote(places.site_dir)}',
+            f"copilot plugin install {plugin}",
+        ]
+    )
+
+
+def mcp_command(places: Places, site_url: str | None, language: str) -> str:
+    """``rolecat mcp`` added to Claude Code: reading the published site where its URL is known,
+    else the catalog of a checkout."""
+    source = (
+        f"--url {shlex.quote(site_url)}"
+        if site_url
+        else f"--catalog {shlex.quote(places.catalog_dir)}"
+    )
+    return f"claude mcp add rolecat -- rolecat mcp {source} --language {shlex.quote(language)}"
+
+
+def export_command(bundle_id: str, language: str) -> str:
+    return (
+        f"rolecat export --to claude-code --language {shlex.quote(language)} "
+        f"--bundle {shlex.quote(bundle_id)} ."
+    )

@@ -53,6 +53,17 @@ def labels(language: str) -> dict[str, str]:
     return dict(found.get(language) or found[FALLBACK])
 
 
-def language_name(code: str) -> str:
-    """A language named in itself; a code without a name shows as the code."""
+def language_name(code: str, speaking: str | None = None) -> str:
+    """A language named in ``speaking``'s words (``lang_<code>``), or in itself when
+    ``speaking`` is ``None`` (the switcher's way) or has no name for it; a code without any
+    name shows as the code."""
+    if speaking is not None:
+        named = (tables().get(speaking) or {}).get(f"lang_{code}")
+        if named:
+            return named
     return _names().get(code, code)
+
+
+def named_in(words: dict[str, str], code: str) -> str:
+    """A language named in the words of a page (its ``lang_<code>``), else in itself."""
+    return words.get(f"lang_{code}") or language_name(code)

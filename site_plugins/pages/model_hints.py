@@ -43,11 +43,34 @@ def _hint(driver: str | None, written: str | None, tiers: bool) -> dict[str, Any
     }
 
 
+def described(model: dict[str, Any], words: dict[str, str]) -> dict[str, str | None]:
+    """A model hint in words a reader understands: ``text`` what the role runs on (a tier by
+    what it is good for, a model id as written, or the workspace's default), ``detail`` what
+    happens where the deployment lacks that tier. The words as written go to the server's
+    details, not here."""
+    kind, key = model["kind"], model["filter"]
+    detail = None
+    if kind in ("tier", "alias", "best"):
+        text = words[f"model_tier_{key}"]
+        chain = model["chain"]
+        if kind != "best" and len(chain) > 1:
+            detail = words["model_falls_back"] % {"tier": chain[0], "rest": ", ".join(chain[1:])}
+    elif kind == "model":
+        text = model["written"]
+    else:
+        text = words["model_default"]
+    return {"text": text, "detail": detail, "code": kind == "model"}
+
+
 def tier_options(hints: Iterable[dict[str, Any]], words: dict[str, str]) -> list[dict[str, str]]:
-    """What a page's tier control offers: the tiers its roles ask for, strongest first; nothing
-    when they all ask for the same."""
+    """What a page's tier control offers: the tiers its roles ask for, strongest first, named by
+    what each is good for; nothing when they all ask for the same."""
     present = {h["filter"] for h in hints}
     if len(present) < 2:
         return []
-    names = {BEST: BEST, "model": words["model_key"], "default": words["model_default"]}
-    return [{"value": key, "label": names.get(key, key)} for key in FILTER_ORDER if key in present]
+    names = {"model": words["model_key"], "default": words["model_default"]}
+    return [
+        {"value": key, "label": names.get(key) or words[f"model_tier_{key}"]}
+        for key in FILTER_ORDER
+        if key in present
+    ]

@@ -9,7 +9,7 @@ import posixpath
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 import orjson
@@ -18,11 +18,9 @@ from markupsafe import Markup, escape
 from build_tools.model.catalog import Bundle
 from build_tools.sources.formats import Format
 from build_tools.wire import raw_tree
+from site_plugins.pages.facts import SiteFacts
 from site_plugins.pages.labels import language_name
 from site_plugins.pages.memo import PageMemo
-
-if TYPE_CHECKING:
-    from site_plugins.pages.install import Places
 
 
 @dataclass(frozen=True)
@@ -50,9 +48,8 @@ class SitePage:
     alternates: tuple[Alternate, ...] = field(default=())
     searchable: bool = True
     """Old versions' changes stay out of the search index: a search finds the roles as they are."""
-    wide: bool = False
-    """A gallery or a table takes the width of Material's table of contents, which a generated
-    page leaves empty."""
+    description: str = ""
+    """What the page is about, in a sentence: its meta description and social preview."""
 
     @property
     def html(self) -> str:
@@ -126,9 +123,8 @@ class Renderer:
         self.use_directory_urls = use_directory_urls
         self.model_tiers = model_tiers
         """``chatModel`` as a tier word a deployment resolves, or as the model id asked for."""
-        self.install: Places | None = None
-        """Where the site and its catalog are, for a role page's install commands; ``None``
-        shows none."""
+        self.site = SiteFacts()
+        """What every page knows of the site: its URL, its names, where the marketplaces are."""
         self.templates_dirs = tuple(templates_dirs)
         """Searched in order: a repository's own templates override the shipped ones."""
         # Rendered pages by template, template files and context: a preview rebuild renders
@@ -157,7 +153,7 @@ class Renderer:
         and the very same ``sources`` objects, rendered with the same templates and options."""
         if self._memo is None:
             return make()
-        options = (self.stamp, self.use_directory_urls, tuple(self.formats))
+        options = (self.stamp, self.use_directory_urls, tuple(self.formats), self.site)
         return self._memo.kept.get(src_uri, (key, options), sources, make)
 
     def later(self, template: str, **context: Any) -> Callable[[], str]:
@@ -202,6 +198,11 @@ class Linker:
 
     def file(self, path: str) -> str:
         return _relative(path, self.here)
+
+    def root(self) -> str:
+        """The site's root, as a folder: ``../../`` from ``/connect/en/``."""
+        depth = len([p for p in self.here.split("/") if p])
+        return "../" * depth or "./"
 
     def page(self, src_uri: str) -> str:
         target = _relative(page_dir(src_uri), self.here)

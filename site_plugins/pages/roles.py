@@ -12,9 +12,8 @@ from build_tools.rules.server_contract import Stored
 from build_tools.wire import raw_tree, site_paths
 from site_plugins.pages import history as history_pages
 from site_plugins.pages import role_links
-from site_plugins.pages.install import install_commands
 from site_plugins.pages.labels import labels, language_name
-from site_plugins.pages.model_hints import hint, tier_options
+from site_plugins.pages.model_hints import described, hint, tier_options
 from site_plugins.pages.rendering import Linker, Renderer, SitePage, alternates_of, bundle_text
 
 
@@ -22,29 +21,23 @@ def bundle_page(renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
     src = site_paths.bundle_page(language, bundle.id)
     link = renderer.linker(src)
     words = labels(language)
-    roles = [
-        role_summary(bundle, language, slug, version, link, renderer.model_tiers)
+    cards = [
+        card(bundle, language, slug, version, link, renderer.model_tiers)
         for _p, slug, version in bundle.roles
     ]
+    description = bundle_text(bundle, "description", language)
     html = renderer.later(
         "bundle.html",
         l=words,
         lang=language,
-        bundle={
-            "id": bundle.id,
-            "name": bundle.name(language),
-            "description": bundle_text(bundle, "description", language),
-        },
-        roles=roles,
-        tiers=tier_options((role["model"] for role in roles), words),
-        raw_href=link.file(raw_tree.bundle_path(bundle.id, language, renderer.formats)),
-        raw_path=raw_tree.bundle_path(bundle.id, language, renderer.formats),
-        language_name=language_name(language),
-        language_href=link.page(site_paths.language_page(language)),
+        bundle={"id": bundle.id, "name": bundle.name(language), "description": description},
+        roles=cards,
+        tiers=tier_options((role["model"] for role in cards), words),
+        home_href=link.page(site_paths.language_page(language)),
         others=[
             {
                 "code": lang,
-                "name": language_name(lang),
+                "name": language_name(lang, language),
                 "href": link.page(site_paths.bundle_page(lang, bundle.id)),
             }
             for lang in bundle.languages
@@ -62,7 +55,7 @@ def bundle_page(renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
         True,
         bundle.files[language].path,
         alternates_of(alternates),
-        wide=True,
+        description=description,
     )
 
 
@@ -83,18 +76,23 @@ def role_page(
     slug: str,
     version: Any,
     *,
-    site_url: str | None,
     placed: history_pages.Placed | None,
     reach: Reach,
 ) -> SitePage:
+    """A role as an app screen: its name, description, facts and actions first, then its
+    instructions, its other languages, its history, and what servers and tools read of it."""
     src = site_paths.role_page(language, bundle.id, slug)
     link = renderer.linker(src)
+    site = renderer.site
     history = history_pages.role_context(placed, language, link.page, reach)
     words = labels(language)
     file = bundle.files[language]
     found = file.role(slug)
     role: dict[str, Any] = found.fields if found else {"slug": slug}
     server = Stored.of(role)
+    model = hint(role, tiers=renderer.model_tiers)
+    committed = [v["commit"] for v in history["versions"] if v["commit"]]
+    text_path = site_paths.role_text(language, bundle.id, slug)
     html = renderer.later(
         "role.html",
         l=words,
@@ -110,34 +108,31 @@ def role_page(
             "auto_start": server.auto_start,
             "auto_start_default": server.auto_start_defaulted,
             "launch_message": server.launch_message,
-            "model": hint(role, tiers=renderer.model_tiers),
+            "model": model,
+            "model_words": described(model, words),
             "version": show_number(version),
+            "updated": committed[0] if committed else None,
         },
         bundle={"id": bundle.id, "name": bundle.name(language)},
         bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
-        language_name=language_name(language),
-        language_href=link.page(site_paths.language_page(language)),
+        home_href=link.page(site_paths.language_page(language)),
+        connect_href=link.page(site_paths.connect_page(language)),
         raw_files=[
             {
                 "label": words[f"raw_{fmt}"],
                 "href": link.file(path),
-                "url": _absolute(site_url, path),
+                "url": site.absolute(path) or path,
             }
             for fmt in renderer.formats
             for path in [raw_tree.bundle_path(bundle.id, language, (fmt,))]
         ],
-        text_href=link.file(site_paths.role_text(language, bundle.id, slug)),
-        text_url=_absolute(site_url, site_paths.role_text(language, bundle.id, slug)),
-        **role_links.role_links(found, bundle.id, link, site_url, words),
-        install=(
-            install_commands(renderer.install, bundle.id, language, words)
-            if renderer.install is not None and found is not None
-            else []
-        ),
+        text_href=link.file(text_path),
+        text_url=site.absolute(text_path) or text_path,
+        actions=role_links.role_actions(found, bundle.id, link, site, words) if found else [],
         others=[
             {
                 "code": lang,
-                "name": language_name(lang),
+                "name": language_name(lang, language),
                 "role_name": _role_name(bundle, lang, slug),
                 "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
             }
@@ -150,7 +145,16 @@ def role_page(
         lang: site_paths.role_page(lang, bundle.id, slug) for lang in bundle.published_languages
     }
     title = str(role.get("name") or slug)
-    return SitePage(src, title, language, html, False, file.path, alternates_of(alternates))
+    return SitePage(
+        src,
+        title,
+        language,
+        html,
+        True,
+        file.path,
+        alternates_of(alternates),
+        description=server.description or "",
+    )
 
 
 def _role_name(bundle: Bundle, language: str, slug: str) -> str:
@@ -158,49 +162,36 @@ def _role_name(bundle: Bundle, language: str, slug: str) -> str:
     return (found.name if found else None) or slug
 
 
-def role_summary(
-    bundle: Bundle, language: str, slug: str, version: Any, link: Linker, tiers: bool
-) -> dict[str, Any]:
-    """What a list of roles shows of one role, with a link to its page and its model hint."""
-    found = bundle.files[language].role(slug)
-    role = found.fields if found else {}
-    server = Stored.of(role)
-    return {
-        "slug": slug,
-        "emoji": server.emoji or "",
-        "name": server.name or slug,
-        "description": server.description or "",
-        "version": show_number(version),
-        "href": link.page(site_paths.role_page(language, bundle.id, slug)),
-        "model": hint(role, tiers=tiers),
-    }
-
-
 def card(
     bundle: Bundle, language: str, slug: str, version: Any, link: Linker, tiers: bool
 ) -> dict[str, Any]:
-    """A role in the gallery (the start and language pages): what a list shows of it, the text
-    the filter box looks in, and the role in each of its languages."""
-    role = role_summary(bundle, language, slug, version, link, tiers)
+    """A role in a gallery (the home and bundle pages): what a list shows of it, with a link to
+    its page, its model in words, the text the filter box looks in, and its languages."""
+    found = bundle.files[language].role(slug)
+    role = found.fields if found else {}
+    server = Stored.of(role)
+    name, description = server.name or slug, server.description or ""
+    model = hint(role, tiers=tiers)
     return {
-        **role,
-        "text": " ".join((role["name"], slug, role["description"], bundle.name(language))),
+        "slug": slug,
+        "emoji": server.emoji or "",
+        "name": name,
+        "description": description,
+        "version": show_number(version),
+        "href": link.page(site_paths.role_page(language, bundle.id, slug)),
+        "model": model,
+        "model_words": described(model, labels(language)),
+        "text": " ".join((name, slug, description, bundle.name(language))),
         "languages": [
             {
                 "code": lang,
-                "name": language_name(lang),
+                "name": language_name(lang, language),
                 "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
                 "here": lang == language,
             }
             for lang in bundle.published_languages
         ],
     }
-
-
-def _absolute(site_url: str | None, path: str) -> str:
-    """A file's URL where the site is published, when known; else its path in the site (the
-    role page's script shows the full URL it was served from)."""
-    return f"{site_url.rstrip('/')}/{path}" if site_url else path
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,11 @@
 """The pages people browse, rendered from a checked catalog: no MkDocs here, only data and Jinja2.
 
+Every page exists in every language of the catalog: each language has its home (``/<lang>/``),
+its bundles and roles, its health page (``/health/<lang>/``) and its page for servers and tools
+(``/connect/<lang>/``); the site's root pages (``/``, ``/health/``) are the same pages in the
+root language (:meth:`SiteFacts.home_language`). A page's sidebar lists only its own language
+(:func:`nav`); the header's switcher leads to the same page in another.
+
 Every catalog value reaches the HTML through an autoescaping Jinja2 environment as data, never as
 template or Markdown source, so markup or template syntax inside a role shows as the text it is.
 Links are relative to the page, so the site works at a domain root and under any sub-path.
@@ -8,14 +14,17 @@ Links are relative to the page, so the site works at a domain root and under any
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from build_tools.diagnostics import Diagnostic
+from build_tools.exports.marketplace import plugin_name
 from build_tools.history.versions import History
 from build_tools.model.catalog import Catalog
 from build_tools.wire import raw_tree, site_paths
-from site_plugins.pages import health, roles
+from site_plugins.pages import health, install, roles
 from site_plugins.pages import history as history_pages
+from site_plugins.pages.compare import all_version_pages
 from site_plugins.pages.labels import FALLBACK, labels, language_name
 from site_plugins.pages.model_hints import tier_options
 from site_plugins.pages.rendering import (
@@ -28,20 +37,17 @@ from site_plugins.pages.rendering import (
 )
 
 
-def catalog_pages(
-    catalog: Catalog,
-    renderer: Renderer,
-    site_url: str | None,
-    history: History,
-) -> list[SitePage]:
-    """Overview, per-language, per-bundle and per-role pages, then the versions' and the health
-    pages, in a fixed order. ``history`` must include ``catalog`` (``History.including``).
-    A preview's renderer keeps the role pages nothing they show changed in."""
+def catalog_pages(catalog: Catalog, renderer: Renderer, history: History) -> list[SitePage]:
+    """Every language's home, bundle and role pages, the root home, the versions' pages, the
+    health pages and the pages for servers and tools, in a fixed order. ``history`` must
+    include ``catalog`` (``History.including``). A preview's renderer keeps the role pages
+    nothing they show changed in."""
     languages = catalog.languages
     placed = {p.slug: p for p in history_pages.placed_roles(catalog, history)}
-    pages = [_home(catalog, renderer, site_url, languages)]
+    root = renderer.site.home_language(catalog)
+    pages = [_home(catalog, renderer, root, site_paths.home_page())]
     for language in languages:
-        pages.append(_language(catalog, renderer, language, languages))
+        pages.append(_home(catalog, renderer, language, site_paths.language_page(language)))
         for bundle in catalog.bundles:
             if language not in bundle.files:
                 continue
@@ -56,7 +62,6 @@ def catalog_pages(
                     language,
                     slug,
                     version,
-                    site_url=site_url,
                     placed=known,
                     reach=history.reach,
                 )
@@ -66,149 +71,67 @@ def catalog_pages(
                     bundle.id,
                     tuple(bundle.files),
                     version,
-                    site_url,
                     roles.versions_key(known),
                     history.reach,
                 )
                 src = site_paths.role_page(language, bundle.id, slug)
                 pages.append(renderer.kept(src, key, (bundle.entry, *documents), make))
-    for page in history_pages.version_pages(catalog, history, lambda s: renderer.linker(s).page):
+    for page in all_version_pages(catalog, history, renderer):
         pages.append(
             SitePage(
                 page.src_uri,
                 page.title,
                 page.language,
-                functools.partial(renderer.render_keyed, "version.html", page.key, page.context),
+                functools.partial(renderer.render_keyed, page.template, page.key, page.context),
                 False,
                 page.source,
                 alternates_of(page.alternates),
                 searchable=False,
             )
         )
-    return [*pages, *_health(catalog, renderer, history, languages)]
+    pages += _health(catalog, renderer, history, root)
+    pages += [_connect(catalog, renderer, language) for language in languages]
+    return pages
 
 
 def _health(
-    catalog: Catalog, renderer: Renderer, history: History, languages: list[str]
+    catalog: Catalog, renderer: Renderer, history: History, root: str
 ) -> list[SitePage]:
-    alternates = {lang: site_paths.health_page(lang) for lang in languages}
-    overview, contexts = health.health_contexts(
-        catalog, history, lambda src: renderer.linker(src).page
+    alternates = alternates_of(
+        {lang: site_paths.health_page(lang) for lang in catalog.languages}
     )
-    src = site_paths.health_page()
-    pages = [
-        SitePage(
-            src,
-            labels(FALLBACK)["health"],
-            FALLBACK,
-            renderer.later("health-index.html", **overview),
-            True,
-            catalog.index.path,
-            alternates_of(alternates),
-            searchable=False,
-            wide=True,
-        )
-    ]
-    for language, context in contexts.items():
+    contexts = health.health_contexts(
+        catalog, history, lambda src: renderer.linker(src).page, root
+    )
+    pages = []
+    for place, context in contexts.items():
+        language = place or root
+        words = labels(language)
+        src = site_paths.health_page(place)
+        link = renderer.linker(src)
         pages.append(
             SitePage(
-                alternates[language],
-                f"{labels(language)['health']} · {language_name(language)}",
+                src,
+                words["health"],
                 language,
-                renderer.later("health.html", **context),
-                False,
+                renderer.later("health.html", **context, home_href=_home_href(link, language)),
+                place is not None,
                 catalog.index.path,
-                alternates_of(alternates),
+                alternates,
                 searchable=False,
-                wide=True,
+                description=words["health_intro"],
             )
         )
     return pages
 
 
-def _changes(link: Linker, language: str | None) -> dict[str, str]:
-    """Where the overview and the language pages point people who follow changes."""
-    return {
-        "health_href": link.page(site_paths.health_page(language)),
-        "feed_href": link.file(site_paths.feed(language)),
-    }
+def _home_href(link: Linker, language: str) -> str:
+    return link.page(site_paths.language_page(language))
 
 
-def _home(
-    catalog: Catalog, renderer: Renderer, site_url: str | None, languages: list[str]
-) -> SitePage:
-    src = site_paths.home_page()
-    link = renderer.linker(src)
-    words = labels(FALLBACK)
-    bundles: list[dict[str, Any]] = []
-    for bundle in catalog.bundles:
-        published = bundle.published_languages
-        shown = FALLBACK if FALLBACK in published else published[0]
-        bundles.append(
-            {
-                "id": bundle.id,
-                "name": bundle.name(shown),
-                "description": bundle_text(bundle, "description", shown),
-                "href": link.page(site_paths.bundle_page(shown, bundle.id)),
-                "languages": [
-                    {
-                        "code": lang,
-                        "name": language_name(lang),
-                        "href": link.page(site_paths.bundle_page(lang, bundle.id)),
-                        "raw": link.file(raw_tree.bundle_path(bundle.id, lang, renderer.formats)),
-                        "raw_path": raw_tree.bundle_path(bundle.id, lang, renderer.formats),
-                    }
-                    for lang in bundle.languages
-                ],
-                "roles": [
-                    roles.card(bundle, shown, slug, version, link, renderer.model_tiers)
-                    for _p, slug, version in bundle.roles
-                ],
-            }
-        )
-    html = renderer.later(
-        "home.html",
-        l=words,
-        lang=FALLBACK,
-        tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
-        base_url=site_url.rstrip("/") if site_url else None,
-        languages=[
-            {
-                "code": lang,
-                "name": language_name(lang),
-                "href": link.page(site_paths.language_page(lang)),
-            }
-            for lang in languages
-        ],
-        bundles=bundles,
-        changes=_changes(link, None),
-        index_href=link.file(raw_tree.index_path(renderer.formats)),
-        index_path=raw_tree.index_path(renderer.formats),
-        schemas=[
-            {"path": path, "href": link.file(path)}
-            for path in (
-                f"{raw_tree.SCHEMA_DIR}/index.schema.json",
-                f"{raw_tree.SCHEMA_DIR}/bundle.schema.json",
-            )
-        ],
-    )
-    alternates = {lang: site_paths.language_page(lang) for lang in languages}
-    return SitePage(
-        src,
-        words["catalog"],
-        FALLBACK,
-        html,
-        True,
-        catalog.index.path,
-        alternates_of(alternates),
-        wide=True,
-    )
-
-
-def _language(
-    catalog: Catalog, renderer: Renderer, language: str, languages: list[str]
-) -> SitePage:
-    src = site_paths.language_page(language)
+def _home(catalog: Catalog, renderer: Renderer, language: str, src: str) -> SitePage:
+    """A language's home: the site's name, what it is, search, and every role of the language
+    as a card, grouped by bundle and narrowed by the filter."""
     link = renderer.linker(src)
     words = labels(language)
     bundles: list[dict[str, Any]] = [
@@ -225,21 +148,122 @@ def _language(
         for bundle in catalog.bundles
         if language in bundle.files
     ]
+    name = renderer.site.name_in(language) or words["catalog"]
     html = renderer.later(
-        "language.html",
+        "home.html",
         l=words,
         lang=language,
-        language_name=language_name(language),
+        site_name=name,
         bundles=bundles,
         tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
-        home_href=link.page(site_paths.home_page()),
-        changes=_changes(link, language),
+        links=_links(link, language),
     )
-    title = f"{words['bundles']} · {language_name(language)}"
-    alternates = {lang: site_paths.language_page(lang) for lang in languages}
+    alternates = {lang: site_paths.language_page(lang) for lang in catalog.languages}
     return SitePage(
-        src, title, language, html, True, catalog.index.path, alternates_of(alternates), wide=True
+        src,
+        words["home"],
+        language,
+        html,
+        src != site_paths.home_page(),
+        catalog.index.path,
+        alternates_of(alternates),
+        description=words["site_tagline"],
     )
+
+
+def _links(link: Linker, language: str) -> dict[str, str]:
+    """Where a language's home points people who follow changes or connect a tool."""
+    return {
+        "health_href": link.page(site_paths.health_page(language)),
+        "feed_href": link.file(site_paths.feed(language)),
+        "connect_href": link.page(site_paths.connect_page(language)),
+    }
+
+
+def _connect(catalog: Catalog, renderer: Renderer, language: str) -> SitePage:
+    """``/connect/<lang>/``: the catalog URL a server takes, every raw file, the marketplaces'
+    and the MCP server's commands: what the role pages leave to one place."""
+    src = site_paths.connect_page(language)
+    link = renderer.linker(src)
+    words = labels(language)
+    site, formats = renderer.site, renderer.formats
+
+    def raw(path: str) -> dict[str, str]:
+        return {"path": path, "href": link.file(path)}
+
+    places = site.places
+    bundles = [b for b in catalog.bundles if language in b.files]
+    html = renderer.later(
+        "connect.html",
+        l=words,
+        lang=language,
+        base_url=site.url,
+        root_href=link.root(),
+        index=[raw(raw_tree.index_path((fmt,))) for fmt in formats],
+        bundles=[
+            {
+                "name": bundle.name(language),
+                "files": [
+                    raw(raw_tree.bundle_path(bundle.id, lang, (fmt,)))
+                    for lang in bundle.published_languages
+                    for fmt in formats
+                ],
+                "plugin": plugin_name(bundle.id, language),
+            }
+            for bundle in bundles
+        ],
+        schemas=[
+            raw(f"{raw_tree.SCHEMA_DIR}/{name}.schema.json") for name in ("index", "bundle")
+        ],
+        checksums=raw(raw_tree.CHECKSUMS),
+        commands=_marketplace_commands(renderer, bundles, language),
+        mcp=install.mcp_command(places, site.url, language) if places else None,
+        home_href=_home_href(link, language),
+        feed_href=link.file(site_paths.feed(language)),
+    )
+    alternates = {lang: site_paths.connect_page(lang) for lang in catalog.languages}
+    return SitePage(
+        src,
+        words["connect"],
+        language,
+        html,
+        True,
+        catalog.index.path,
+        alternates_of(alternates),
+        searchable=False,
+        description=words["connect_intro"],
+    )
+
+
+def _marketplace_commands(
+    renderer: Renderer, bundles: Sequence[Any], language: str
+) -> list[dict[str, str]]:
+    places = renderer.site.places
+    if places is None or not bundles:
+        return []
+    return [
+        {"id": f"rolecat-command-{tool}", "label": words_key, "text": text}
+        for tool, words_key, text in (
+            (
+                "claude",
+                "action_claude",
+                install.claude_commands(places, bundles[0].id, language)
+                + "".join(
+                    f"\nclaude plugin install {plugin_name(b.id, language)}@{places.marketplace}"
+                    for b in bundles[1:]
+                ),
+            ),
+            (
+                "copilot",
+                "action_copilot",
+                install.copilot_commands(places, bundles[0].id, language)
+                + "".join(
+                    f"\ncopilot plugin install {plugin_name(b.id, language)}@{places.marketplace}"
+                    for b in bundles[1:]
+                ),
+            ),
+        )
+    ]
 
 
 def problems_page(
@@ -257,16 +281,27 @@ def problems_page(
     return SitePage(src_uri, words["problems"], FALLBACK, html, src_uri == "index.md")
 
 
-def nav(catalog: Catalog) -> list[Any]:
-    """The sidebar: the overview, then each language with its bundles; never every role."""
-    entries: list[Any] = [{nav_title(labels(FALLBACK)["overview"]): site_paths.home_page()}]
+def nav(catalog: Catalog, handwritten: dict[str, list[Any]]) -> list[Any]:
+    """The sidebar, a section per language: its home, its bundles (each with its roles), its
+    health page and its page for servers and tools, then the hand-written pages in that
+    language (``handwritten``). A page shows only its own language's section
+    (``site_plugins.catalog.chrome.LanguageNav``)."""
+    entries: list[Any] = []
     for language in catalog.languages:
-        children: list[Any] = [site_paths.language_page(language)]
+        words = labels(language)
+        children: list[Any] = [{nav_title(words["home"]): site_paths.language_page(language)}]
         for bundle in catalog.bundles:
-            if language in bundle.files:
-                children.append(
-                    {nav_title(bundle.name(language)): site_paths.bundle_page(language, bundle.id)}
-                )
+            file = bundle.files.get(language)
+            if file is None:
+                continue
+            section: list[Any] = [site_paths.bundle_page(language, bundle.id)]
+            for _pointer, slug, _version in bundle.roles:
+                found = file.role(slug)
+                title = (found.name if found else None) or slug
+                section.append({nav_title(title): site_paths.role_page(language, bundle.id, slug)})
+            children.append({nav_title(bundle.name(language)): section})
+        children.append({nav_title(words["health"]): site_paths.health_page(language)})
+        children.append({nav_title(words["connect"]): site_paths.connect_page(language)})
+        children += handwritten.get(language, [])
         entries.append({nav_title(language_name(language)): children})
-    entries.append({nav_title(labels(FALLBACK)["health"]): site_paths.health_page()})
     return entries

@@ -7,23 +7,32 @@ import json
 import shlex
 from html.parser import HTMLParser
 
-from site_plugins.pages.install import Places, install_commands
-from site_plugins.pages.labels import labels
-from tests.support.site_builds import Build
+from site_plugins.pages import install
+from site_plugins.pages.install import Places
+from tests.support.site_builds import SITE_URL, Build
 
 
 def test_a_folder_with_shell_syntax_stays_one_argument() -> None:
     hostile = "out; touch /tmp/pwned $(id) `id`"
-    commands = install_commands(Places("team-roles", hostile), "writing", "ru", labels("ru"))
-    lines = [line for c in commands for line in c["command"].splitlines()]
-    assert shlex.split(lines[0]) == ["claude", "plugin", "marketplace", "add", f"./{hostile}"]
-    assert shlex.split(lines[1]) == ["claude", "plugin", "install", "writing-ru@team-roles"]
-    assert shlex.split(lines[2])[-1] == f"$PWD/{hostile}"  # the shell then expands $PWD alone
-    assert lines[-1] == "rolecat export --to claude-code --language ru --bundle writing ."
+    places = Places("team-roles", hostile, f"{hostile}/catalog")
+    claude = install.claude_commands(places, "writing", "ru").splitlines()
+    copilot = install.copilot_commands(places, "writing", "ru").splitlines()
+    assert shlex.split(claude[0]) == ["claude", "plugin", "marketplace", "add", f"./{hostile}"]
+    assert shlex.split(claude[1]) == ["claude", "plugin", "install", "writing-ru@team-roles"]
+    assert shlex.split(copilot[0])[-1] == f"$PWD/{hostile}"  # the shell then expands $PWD alone
+    mcp = shlex.split(install.mcp_command(places, None, "ru"))
+    assert mcp[mcp.index("--catalog") + 1] == f"{hostile}/catalog"
+    url = "https://example.org/roles?a=1&b=$(id)"
+    mcp = shlex.split(install.mcp_command(places, url, "ru"))
+    assert mcp[:6] == ["claude", "mcp", "add", "rolecat", "--", "rolecat"]
+    assert mcp[mcp.index("--url") + 1] == url
+    assert install.export_command("writing", "ru") == (
+        "rolecat export --to claude-code --language ru --bundle writing ."
+    )
 
 
 class Scripts(HTMLParser):
-    """The JSON of each install command's copy button, by its id."""
+    """The JSON of each command's copy button, by its id."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -32,7 +41,7 @@ class Scripts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs).get("id") or ""
-        self._id = named if tag == "script" and named.startswith("rolecat-install-") else None
+        self._id = named if tag == "script" and named.startswith("rolecat-command-") else None
 
     def handle_data(self, data: str) -> None:
         if self._id is not None:
@@ -41,18 +50,17 @@ class Scripts(HTMLParser):
 
 
 def test_a_role_page_shows_its_bundles_install_commands(our_site: Build) -> None:
-    for language, title in (("en", "Install"), ("ru", "Установка")):
+    for language in ("en", "ru"):
         page = (our_site.site / language / "writing" / "translator" / "index.html").read_text()
-        assert f'<h3 id="install">{title}</h3>' in page
         scripts = Scripts()
         scripts.feed(page)
         assert scripts.found == {
-            "rolecat-install-claude": "claude plugin marketplace add ./site\n"
+            "rolecat-command-claude-0": "claude plugin marketplace add ./site\n"
             f"claude plugin install writing-{language}@agent-roles-catalog",
-            "rolecat-install-copilot": 'copilot plugin marketplace add "$PWD"/site\n'
+            "rolecat-command-copilot-0": 'copilot plugin marketplace add "$PWD"/site\n'
             f"copilot plugin install writing-{language}@agent-roles-catalog",
-            "rolecat-install-export": "rolecat export --to claude-code "
-            f"--language {language} --bundle writing .",
+            "rolecat-command-mcp-0": "claude mcp add rolecat -- rolecat mcp "
+            f"--url {SITE_URL.rstrip('/')} --language {language}",
         }
         for key in scripts.found:
             assert f'data-rolecat-copy="{key}"' in page

@@ -76,6 +76,12 @@
     var title = document.createElement("h1");
     title.textContent = (data.meta && data.meta.title) || data.url;
     article.appendChild(title);
+    if (data.meta && data.meta.bundle) {  // a role names its bundle (role.html's breadcrumb)
+      var bundleName = document.createElement("span");
+      bundleName.className = "rolecat-search-bundle";
+      bundleName.textContent = data.meta.bundle;
+      title.appendChild(bundleName);
+    }
     article.appendChild(excerpt(data.excerpt || ""));
     link.appendChild(article);
     li.appendChild(link);
@@ -162,12 +168,28 @@
 
   input.addEventListener("input", run);
   input.addEventListener("focus", function () { open(); load(); });
+  // Focus leaving the search (Tab past its last result, or a click elsewhere) closes it, so no
+  // overlay is left dimming the page.
+  box.addEventListener("focusout", function (event) {
+    if (toggle.checked && !(event.relatedTarget && box.contains(event.relatedTarget))) {
+      setTimeout(function () {
+        if (!box.contains(document.activeElement)) close();
+      });
+    }
+  });
   form.addEventListener("submit", function (event) { event.preventDefault(); });
   form.addEventListener("reset", function () { setTimeout(run); input.focus(); });
   more.addEventListener("click", showMore);
+  // A closed search's results are inert: out of the Tab order and of what screen readers read.
+  var output = box.querySelector(".md-search__output");
+  function settle() {
+    if (output) output.inert = !toggle.checked;
+  }
   toggle.addEventListener("change", function () {
+    settle();
     if (toggle.checked) input.focus();
   });
+  settle();
 
   box.addEventListener("keydown", function (event) {
     var all = links();
@@ -187,9 +209,14 @@
     }
   });
 
-  // "/", "s" or "f" anywhere else opens the search, as on Material's own search.
+  // "/", "s" or "f" anywhere else opens the search, as on Material's own search; Escape closes
+  // it wherever the focus is.
   document.addEventListener("keydown", function (event) {
     var target = event.target;
+    if (event.key === "Escape" && toggle.checked) {
+      close();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || target === input) return;
     if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
     if (event.key === "/" || event.key === "s" || event.key === "f") {
@@ -199,8 +226,26 @@
     }
   });
 
-  // Warm up while the page is idle: the script, the language's index metadata, its WebAssembly.
-  var idle = window.requestIdleCallback || function (fn) { setTimeout(fn, 200); };
-  if (document.readyState === "complete") idle(load);
-  else window.addEventListener("load", function () { idle(load); });
+  // Warm up when a reader is about to search (a pointer over the search or a key into it), not
+  // at every page load: the script, the language's index metadata and its WebAssembly are
+  // bytes and main-thread time a reader who never searches would pay for.
+  var label = document.querySelector('label[for="__search"]');
+  [box, label].forEach(function (node) {
+    if (node) node.addEventListener("pointerenter", function () { load(); }, { once: true });
+  });
+
+  // The galleries' filter asks the index for the pages whose text holds every word of a query
+  // (rolecat-filter.js): their paths, at most MAX of them.
+  var MAX = 500;
+  window.rolecatSearch = function (query) {
+    return load().then(function (module) {
+      return module.search(query);
+    }).then(function (search) {
+      return Promise.all(search.results.slice(0, MAX).map(function (result) {
+        return result.data().then(function (data) {
+          return new URL(data.url, document.baseURI).pathname;
+        });
+      }));
+    });
+  };
 })();
