@@ -277,6 +277,10 @@ def main(
         from build_tools.cli.export import export
 
         return export(args, out, err)
+    if args.command == "mcp":
+        from build_tools.cli.mcp import mcp
+
+        return mcp(args, out, err)
     format = _output_format(args, err)
     if format is None:
         return EXIT_USAGE

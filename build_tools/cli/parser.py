@@ -16,6 +16,7 @@ from build_tools.cli.arguments import (
     epilog,
 )
 from build_tools.cli.export import add_export
+from build_tools.cli.mcp import add_mcp
 from build_tools.cli.report import (
     FORMAT_ENV,
     OUTPUT_FORMATS,
@@ -346,5 +347,6 @@ _COMMANDS = {
     "add-language": _add_language,
     "init": _add_init,
     "export": add_export,
+    "mcp": add_mcp,
 }
 """Each command's parser, in the order ``--help`` lists them."""
