@@ -4,13 +4,14 @@
 
 Pages are per language like every other page: ``/<lang>/<bundle>/<slug>/v<n>/`` shows what changed
 in that language and lists the other languages; ``/health/`` sums up each language and
-``/health/<lang>/`` lists its possibly stale translations and missing descriptions.
+``/health/<lang>/`` lists its possibly stale translations and missing descriptions. The role page
+and each version page lead to the role's compare page, ``/<lang>/<bundle>/<slug>/compare/``, where
+any two versions are compared (:mod:`site_plugins.pages.compare`).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -26,17 +27,14 @@ from build_tools.history.versions import (
     Version,
     changed_fields,
 )
-from build_tools.history.worddiff import Piece, word_diff
 from build_tools.lock import show_number as show
 from build_tools.model.catalog import Bundle, Catalog
 from build_tools.wire import site_paths
+from site_plugins.pages.changes import before_after, cached_word_diff, fold
 from site_plugins.pages.labels import labels, language_name
 
 FEED_ENTRIES = 100
 """Each feed holds the newest changes, as feeds do; the pages hold them all."""
-
-CONTEXT_LINES = 3
-"""Unchanged lines shown around each change of the instructions; longer runs fold away."""
 
 Link = Callable[[str], str]
 """A relative link from one page to another page's ``src_uri``."""
@@ -51,6 +49,9 @@ FIELD_LABELS = {
     "modelConfig": "model",
 }
 """Each role field and the label that names it."""
+
+COMPARE_DIR = "compare"
+"""A role's compare page, beside its version pages (theirs are named ``v<n>``)."""
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,10 @@ class Placed:
         return self.history.versions[-1]
 
     @functools.cached_property
-    def names(self) -> dict[Version, str]:
-        """The directory of each version with a page: ``v3``, and ``v3-2`` for a number used
-        again after the role was removed."""
-        names: dict[Version, str] = {}
+    def dirs(self) -> dict[Version, str]:
+        """The name of every version: ``v3``, and ``v3-2`` for a number used again after the
+        role was removed."""
+        dirs: dict[Version, str] = {}
         taken: set[str] = set()
         for version in self.history.versions:
             base = "v" + re.sub(r"[^0-9a-z.-]", "-", show(version.number).lower())
@@ -82,9 +83,17 @@ class Placed:
                 count += 1
                 name = f"{base}-{count}"
             taken.add(name)
-            if has_page(self.history, version):
-                names[version] = name
-        return names
+            dirs[version] = name
+        return dirs
+
+    @functools.cached_property
+    def names(self) -> dict[Version, str]:
+        """The directory of each version with a page."""
+        return {v: name for v, name in self.dirs.items() if has_page(self.history, v)}
+
+    def key(self, version: Version) -> str:
+        """A version as the compare page's address names it: ``?from=2&to=3-2``."""
+        return self.dirs[version].removeprefix("v")
 
 
 def has_page(history: RoleHistory, version: Version) -> bool:
@@ -138,7 +147,12 @@ def _commit(commit: Commit | None) -> dict[str, str] | None:
 def role_context(placed: Placed | None, language: str, link: Link, reach: Reach) -> dict[str, Any]:
     """What a role page shows of its history: its versions newest first, and a stale warning."""
     words = labels(language)
-    context: dict[str, Any] = {"reach": reach_note(reach, words), "versions": [], "stale": None}
+    context: dict[str, Any] = {
+        "reach": reach_note(reach, words),
+        "versions": [],
+        "stale": None,
+        "compare": None,
+    }
     if placed is None:
         return context
     history, names = placed.history, placed.names
@@ -166,7 +180,50 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
             "note": translated_from(late, words),
             "href": since_href(placed, late, link),
         }
+    context["compare"] = compare_form(placed, language, link)
     return context
+
+
+# --- comparing any two versions (the page is site_plugins.pages.compare) ---------------------
+
+
+def comparable(placed: Placed, language: str) -> list[Version]:
+    """The versions a role had in one language: what its compare page offers."""
+    return [version for version in placed.history.versions if language in version.content]
+
+
+def compare_src(placed: Placed, language: str) -> str:
+    return version_src(placed, language, COMPARE_DIR)
+
+
+def option_label(version: Version, words: dict[str, str]) -> str:
+    """A version in a list to pick from: its number and date (a number used again after the
+    role was removed differs by its date)."""
+    date = day(version.commit.date) if version.commit else words["uncommitted"]
+    return f"{show(version.number)} · {date}"
+
+
+def compare_form(placed: Placed, language: str, link: Link) -> dict[str, Any] | None:
+    """The role page's form that leads to the compare page, the two newest versions picked;
+    ``None`` while the role has had one version in this language."""
+    versions = comparable(placed, language)
+    if len(versions) < 2:
+        return None
+    words = labels(language)
+    return {
+        "href": link(compare_src(placed, language)),
+        "options": [{"key": placed.key(v), "label": option_label(v, words)} for v in versions],
+        "from": placed.key(versions[-2]),
+        "to": placed.key(versions[-1]),
+    }
+
+
+def compare_href(placed: Placed, language: str, link: Link, pair: tuple[Version, Version]) -> str:
+    """The compare page with ``pair`` picked, where the language has both (else its default)."""
+    href = link(compare_src(placed, language))
+    if all(language in version.content for version in pair):
+        href += f"?from={placed.key(pair[0])}&to={placed.key(pair[1])}"
+    return href
 
 
 def translated_from(late: Behind, words: dict[str, str]) -> str:
@@ -205,12 +262,14 @@ class VersionPage:
     key: tuple[Hashable, ...]
     """Everything the page is made of (versions by identity: a preview rebuild reuses those of
     the committed history), so a rebuild knows it unchanged without working out its context."""
+    template: str = "version.html"
 
 
 def version_pages(
-    catalog: Catalog, history: History, linker: Callable[[str], Link]
+    catalog: Catalog, history: History, linker: Callable[[str], Link], *, tiers: bool = False
 ) -> Iterator[VersionPage]:
-    """Every version page; ``linker(src_uri)`` links from that page to others."""
+    """Every version page; ``linker(src_uri)`` links from that page to others; ``tiers``: a
+    model is named as a tier word (the renderer's ``model_tiers``)."""
     for placed in placed_roles(catalog, history):
         names = placed.names
         for version, name in names.items():
@@ -232,7 +291,8 @@ def version_pages(
                     placed.bundle.id,
                     placed.bundle.name(language),
                     tuple(placed.languages),
-                    tuple(names.items()),
+                    tuple(placed.dirs.items()),
+                    tiers,
                 )
                 yield VersionPage(
                     src,
@@ -241,7 +301,13 @@ def version_pages(
                     alternates,
                     placed.bundle.files[language].path,
                     functools.partial(
-                        _version_context, placed, names, version, language, title, linker(src)
+                        _version_context,
+                        placed,
+                        version,
+                        language,
+                        title,
+                        linker(src),
+                        tiers=tiers,
                     ),
                     key,
                 )
@@ -254,27 +320,27 @@ def field_of(version: Version | None, language: str, name: str) -> Any:
 
 
 def _version_context(
-    placed: Placed,
-    names: dict[Version, str],
-    version: Version,
-    language: str,
-    title: str,
-    link: Link,
+    placed: Placed, version: Version, language: str, title: str, link: Link, *, tiers: bool
 ) -> dict[str, Any]:
     words = labels(language)
-    history = placed.history
+    history, names = placed.history, placed.names
     previous = history.previous(version)
     assert previous is not None
     old, new = previous.content.get(language), version.content.get(language)
     changed = changed_fields(old, new) if old and new else []
     fields = [
-        {"label": words[FIELD_LABELS[name]], "pieces": _pieces(old, new, name, words)}
+        {
+            "label": words[FIELD_LABELS[name]],
+            **before_after(previous, version, language, name, words, tiers),
+        }
         for name in changed
         if name != "instructions"
     ]
     instructions = None
-    if "instructions" in changed:
-        instructions = _fold(_pieces(old, new, "instructions", words), words)
+    if old and new and "instructions" in changed:
+        texts = (str(old.get("instructions") or ""), str(new.get("instructions") or ""))
+        pieces = [{"op": p.op, "text": p.text} for p in cached_word_diff(*texts)]
+        instructions = fold(pieces, words)
     stale = history.stale(version)
     others = [
         {
@@ -314,6 +380,9 @@ def _version_context(
         if why
         else None,
         "others": others,
+        "compare_href": compare_href(placed, language, link, (previous, version))
+        if len(comparable(placed, language)) > 1
+        else None,
         "role_href": link(site_paths.role_page(language, placed.bundle.id, placed.slug)),
         "role_name": field_of(placed.current, language, "name") or placed.slug,
         "bundle": {"id": placed.bundle.id, "name": placed.bundle.name(language)},
@@ -351,65 +420,3 @@ def _neighbour(
         "number": show(version.number),
         "href": link(version_src(placed, language, names[version])),
     }
-
-
-def _pieces(
-    old: dict[str, Any] | None, new: dict[str, Any] | None, name: str, words: dict[str, str]
-) -> list[dict[str, str]]:
-    before, after = (old or {}).get(name, _ABSENT), (new or {}).get(name, _ABSENT)
-    if isinstance(before, str) and isinstance(after, str):
-        return [{"op": p.op, "text": p.text} for p in _word_diff(before, after)]
-    pieces = []
-    if before is not _ABSENT:
-        pieces.append({"op": "delete", "text": _shown(before, words)})
-    if after is not _ABSENT:
-        pieces.append({"op": "insert", "text": _shown(after, words)})
-    return pieces
-
-
-_ABSENT = object()
-
-
-@functools.lru_cache(maxsize=2048)
-def _word_diff(before: str, after: str) -> list[Piece]:
-    """Diffs are the costly part of a version page: ``mkdocs serve`` renders every page again to
-    see what an edit changed, and the texts of committed versions stay the same objects."""
-    return word_diff(before, after)
-
-
-def _shown(value: Any, words: dict[str, str]) -> str:
-    if value is None:
-        return words["none"]
-    if isinstance(value, bool):
-        return words["yes"] if value else words["no"]
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-def _fold(pieces: list[dict[str, str]], words: dict[str, str]) -> list[dict[str, str]]:
-    """Long unchanged runs between changes fold into a ``<details>``, with context kept."""
-    parts: list[dict[str, str]] = []
-    for position, piece in enumerate(pieces):
-        if piece["op"] != "equal":
-            parts.append(piece)
-            continue
-        lines = piece["text"].splitlines(keepends=True)
-        head = CONTEXT_LINES if position > 0 else 0
-        tail = CONTEXT_LINES if position < len(pieces) - 1 else 0
-        if len(lines) <= head + tail + 2:
-            parts.append(piece)
-            continue
-        middle = lines[head : len(lines) - tail]
-        if head:
-            parts.append({"op": "equal", "text": "".join(lines[:head])})
-        parts.append(
-            {
-                "op": "fold",
-                "text": "".join(middle),
-                "summary": words["unchanged_lines"] % {"count": len(middle)},
-            }
-        )
-        if tail:
-            parts.append({"op": "equal", "text": "".join(lines[len(lines) - tail :])})
-    return parts

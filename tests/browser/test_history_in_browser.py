@@ -20,15 +20,15 @@ def test_a_diff_wraps_on_a_phone(page: Page, history_url: str, width: int) -> No
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert diff.evaluate("e => e.scrollWidth <= e.clientWidth")
     # The description's diff sits in a table cell that fits the phone as well.
-    cell = page.locator("table.rolecat-changes td").first
+    cell = page.locator("table.rolecat-before-after td").first
     cell_box = cell.bounding_box()
     assert cell_box is not None and cell_box["x"] + cell_box["width"] <= width
 
 
 def test_removed_and_added_words_stand_out(page: Page, history_url: str) -> None:
     page.goto(f"{history_url}en/team/writer/v2/")
-    removed = page.locator("table.rolecat-changes del").first
-    added = page.locator("table.rolecat-changes ins").first
+    removed = page.locator("table.rolecat-before-after del").first
+    added = page.locator("table.rolecat-before-after ins").first
     expect(removed).to_have_text("What the writer does")
     expect(added).to_have_text("Writes <b>release notes</b> & guides")
     styles = [
@@ -54,7 +54,14 @@ def test_the_role_page_leads_to_what_changed(page: Page, history_url: str) -> No
     expect(page.locator("article h1")).to_have_text("Writer (en), version 2")
     page.get_by_role("link", name="History", exact=True).click()
     expect(page).to_have_url(f"{history_url}en/team/writer/#history")
-    for path in ("health/", "health/ru/", "ru/", "en/team/helper/", "en/team/helper/v3/"):
+    for path in (
+        "health/",
+        "health/ru/",
+        "ru/",
+        "en/team/helper/",
+        "en/team/helper/v3/",
+        "en/team/helper/compare/",  # lists each version's commit subject
+    ):
         page.goto(f"{history_url}{path}")
         expect(page.locator("article h1")).to_be_visible()
         assert page.evaluate("typeof window.__pwned") == "undefined", path  # a commit subject

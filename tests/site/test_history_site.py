@@ -84,9 +84,14 @@ def test_role_pages_list_their_versions_newest_first(site: Build) -> None:
     assert "first version" in reviewer
     assert "History starts at 2026-01-05, the catalog&#39;s first commit." in reviewer
     assert "reviewer: Russian catches up" in reviewer
+    # Any two of them are compared on one page, the two newest picked.
+    assert '<form class="rolecat-compare-form" action="compare/" method="get"' in reviewer
+    assert '<option value="3" selected>Version 3 · 2026-03-01</option>' in reviewer
+    assert (site.site / "en/team/reviewer/compare/index.html").is_file()
     # Russian labels on Russian pages.
     ru = page(site, "ru/team/reviewer")
     assert "История" in ru and "что изменилось" in ru and "History starts" not in ru
+    assert "Сравнить версии" in ru and "<label>Было <select" in ru
 
 
 def test_a_role_removed_and_added_again_shows_both_lives(site: Build) -> None:
@@ -108,13 +113,17 @@ def test_a_version_page_shows_a_word_diff_and_the_changed_fields(site: Build) ->
     text = page(site, "en/team/writer/v2")
     assert "Writer (en), version 2" in text
     assert "2026-07-01" in text and "writer: release notes" in text
-    # Catalog text is escaped inside the diff like everywhere else.
+    # The old and the new description, each whole with its side of the word diff; catalog text
+    # is escaped inside the diff like everywhere else.
     description = (
-        "<del>What the writer does</del><ins>Writes &lt;b&gt;release notes&lt;/b&gt; "
-        "&amp; guides</ins> (en)."
+        '<tr><th scope="row">Description</th><td data-label="Before"><div class="rolecat-diff">'
+        "<del>What the writer does</del> (en).</div></td>"
+        '<td data-label="After"><div class="rolecat-diff">'
+        "<ins>Writes &lt;b&gt;release notes&lt;/b&gt; &amp; guides</ins> (en).</div></td></tr>"
     )
     assert description in text
-    assert "<th>Description</th>" in text and "<th>Name</th>" not in text
+    assert '<th scope="row">Name</th>' not in text
+    assert '<a href="../compare/?from=1&amp;to=2" class="rolecat-compare-link">' in text
     instructions = text[text.index('<div class="rolecat-diff rolecat-diff-instructions">') :]
     assert instructions.startswith(
         '<div class="rolecat-diff rolecat-diff-instructions">You are the writer.'
@@ -255,8 +264,9 @@ def test_version_and_health_pages_stay_out_of_search(site: Build) -> None:
     }
     assert "en/team/reviewer" in indexed
     assert (site.site / "en/team/reviewer/v2/index.html").is_file()
+    assert (site.site / "en/team/reviewer/compare/index.html").is_file()
     assert (site.site / "health/en/index.html").is_file()
-    assert not [path for path in indexed if re.search(r"/v\d+$|^health(/|$)", path)]
+    assert not [path for path in indexed if re.search(r"/(v\d+|compare)$|^health(/|$)", path)]
 
 
 def test_skipped_commits_are_logged(site: Build, story: StoryRepo) -> None:
@@ -303,6 +313,9 @@ def test_a_tarball_builds_without_history(tarball_site: Build) -> None:
         in reviewer
     )
     assert not (tarball_site.site / "en/team/reviewer/v4").exists()
+    # One version: nothing to compare, so no form and no compare page.
+    assert "rolecat-compare-form" not in reviewer
+    assert not (tarball_site.site / "en/team/reviewer/compare").exists()
     parsed = feedparser.parse((tarball_site.site / "feed.xml").read_bytes())
     assert not parsed.bozo and parsed.entries == []
     # With no change to date it, the feed is dated by SOURCE_DATE_EPOCH (the last commit's time).
@@ -320,6 +333,7 @@ def test_a_shallow_clone_says_where_history_starts(shallow_site: Build) -> None:
     assert versions_listed(reviewer) == [("4", "2026-08-01")]
     assert "already in the catalog where the history starts" in reviewer
     assert not (shallow_site.site / "en/team/reviewer/v4").exists()
+    assert not (shallow_site.site / "en/team/reviewer/compare").exists()
     assert "rolecat-stale" not in page(shallow_site, "ru/team/writer")  # unknown, not claimed
     parsed = feedparser.parse((shallow_site.site / "feed.xml").read_bytes())
     assert not parsed.bozo and parsed.entries == []
