@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # Material prints an end-of-life banner at every `mkdocs` run; upstream's own switch turns it off.
 export NO_MKDOCS_2_WARNING ?= 1
 
-.PHONY: site serve docs wheel test check ruff lint bench mutate clean
+.PHONY: site serve docs wheel test check ruff lint bench lighthouse mutate clean
 
 $(BIN)/rolecat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,14 @@ test: $(VENV)/.test-installed lint
 # Synthetic catalogs are cached in .bench/; BENCH_ARGS="--sizes S,M --runs 1" for a quick look.
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# Lighthouse 12's four scores of one page of each type of catalog/'s site, served gzipped on
+# 127.0.0.1, beside plain MkDocs + Material with the same pages (python -m bench.lighthouse -h).
+# Lighthouse comes from the npm cache of tests/support/node_tools.py; about 10 minutes on 2 cores.
+# LIGHTHOUSE_ARGS="--runs 1 --pages home,role-en" for a quick look.
+LIGHTHOUSE_ARGS ?=
+lighthouse: $(BIN)/rolecat
+	$(BIN)/python -m bench.lighthouse $(LIGHTHOUSE_ARGS)
 
 # Mutation testing of the core modules with the fast tests ([tool.mutmut] in pyproject.toml);
 # not part of `make test`. mutmut works in mutants/ and remembers its results there: a second run

@@ -1,12 +1,15 @@
-"""The real Claude Code and Copilot CLIs, installed by npm into a cache directory.
+"""The real Claude Code and Copilot CLIs, axe-core and Lighthouse, installed by npm into a cache
+directory.
 
-``ROLECAT_NODE_TOOLS`` names the directory (default ``~/.cache/rolecat/node-tools``); a missing
-CLI is installed there once. A machine without npm or without the registry skips the tests that
-need them; under ``CI=true`` they fail instead, so they never silently stop running there.
+``ROLECAT_NODE_TOOLS`` names the directory (default ``~/.cache/rolecat/node-tools``); whatever is
+missing is installed there once (every package of :data:`PACKAGES` at once). A machine without npm
+or without the registry skips the tests that need them; under ``CI=true`` they fail instead, so
+they never silently stop running there. ``.ci/run`` installs the same packages.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,7 +18,12 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("@anthropic-ai/claude-code@2.1.328", "@github/copilot@1.0.102")
+PACKAGES = (
+    "@anthropic-ai/claude-code@2.1.328",
+    "@github/copilot@1.0.102",
+    "axe-core@4.14.1",
+    "lighthouse@12.2.3",
+)
 TIMEOUT = 120
 
 
@@ -55,20 +63,54 @@ class NodeTool:
 def node_tool(name: str) -> NodeTool:
     """``claude`` or ``copilot``, installed first where it is missing; else a skip (a failure
     under CI) that says why."""
-    executable = cache_dir() / "node_modules" / ".bin" / name
-    if not executable.exists():
-        npm = shutil.which("npm")
-        why = "npm is not installed" if npm is None else _install(npm)
-        if why is not None or not executable.exists():
-            message = f"the {name} CLI is unavailable ({why or 'npm installed no ' + name})"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+    executable = _installed(cache_dir() / "node_modules" / ".bin" / name, f"the {name} CLI")
     return NodeTool(executable)
 
 
+def node_package_file(package: str, relative: str) -> Path:
+    """A file of an installed npm package, e.g. ``node_package_file("axe-core", "axe.min.js")``,
+    installed first where it is missing (or, for a package of :data:`PACKAGES`, installed at
+    another version than its pin); else a skip (a failure under CI) that says why."""
+    root = cache_dir() / "node_modules" / package
+    pinned = pinned_version(package)
+    stale = pinned is not None and installed_version(root) != pinned
+    return _installed(root / relative, f"{package}'s {relative}", stale=stale)
+
+
+def pinned_version(package: str) -> str | None:
+    """The version :data:`PACKAGES` pins ``package`` at, or ``None``."""
+    for spec in PACKAGES:
+        name, _at, version = spec.rpartition("@")
+        if name == package:
+            return version
+    return None
+
+
+def installed_version(root: Path) -> str | None:
+    """The version in the ``package.json`` of the package installed at ``root``, or ``None``."""
+    try:
+        found = json.loads((root / "package.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _installed(path: Path, what: str, *, stale: bool = False) -> Path:
+    """``path``, after installing the packages if it is missing or ``stale``; else a skip (a CI
+    failure)."""
+    if stale or not path.exists():
+        npm = shutil.which("npm")
+        why = "npm is not installed" if npm is None else _install(npm)
+        if why is not None or not path.exists():
+            message = f"{what} is unavailable ({why or 'npm installed no ' + str(path)})"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+    return path
+
+
 def _install(npm: str) -> str | None:
-    """Install both CLIs into the cache; what went wrong, if anything."""
+    """Install every package of :data:`PACKAGES` into the cache; what went wrong, if anything."""
     target = cache_dir()
     target.mkdir(parents=True, exist_ok=True)
     try:
