@@ -4,8 +4,9 @@ Pages live at ``/<lang>/``, ``/<lang>/<bundle>/`` and ``/<lang>/<bundle>/<slug>/
 versions below it, ``/<lang>/<bundle>/<slug>/v<n>/``, and its files beside it: its plain text
 ``<slug>.txt`` and its exports ``<slug>.claude.md``, ``.agent.md``, ``.mdc``), next to the raw
 tree (``/index.json``, ``/bundles/``, ``/schema/``, ``/sha256sums``), the health pages
-(``/health/``), the pages for servers and tools (``/connect/<lang>/``), the feeds (``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the
-search index (``/pagefind/``). A language or bundle id equal to one of those top-level names would
+(``/health/``), the pages for servers and tools (``/connect/<lang>/``), the feeds
+(``/feed.xml``, ``/<lang>/feed.xml``), the theme's ``/assets/`` and the search index
+(``/pagefind/``). A language or bundle id equal to one of those top-level names would
 mix a page directory into a raw or theme directory, so it is refused before anything is built; so
 is an id too long for the file system to hold the path it names.
 """

@@ -36,8 +36,8 @@ from site_plugins.catalog.handwritten import Handwritten, place
 from site_plugins.catalog.preview import Preview
 from site_plugins.catalog.timings import Timings
 from site_plugins.pages import roles, site
-from site_plugins.pages.history_feeds import FeedSite, FeedWriter
 from site_plugins.pages.facts import SiteFacts
+from site_plugins.pages.history_feeds import FeedSite, FeedWriter
 from site_plugins.pages.install import Places
 from site_plugins.pages.labels import FALLBACK
 from site_plugins.pages.rendering import Renderer, SitePage, nav_title
@@ -98,7 +98,7 @@ class SiteBuild:
             name=config.site_name,
             names=tuple(sorted(options.site_names.items())),
             language=config.theme.get("language") or FALLBACK,
-            places=Places(self.listing.name, _site_dir_written(config), options.catalog_dir),
+            places=Places(self.listing.name, _site_dir_written(config)),
         )
         self.site_name = config.site_name
         """The site's name as mkdocs.yml gives it: each page names the site in its language."""

@@ -19,7 +19,6 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
 from site_plugins.pages.labels import FALLBACK, labels, language_name
-from site_plugins.pages.rendering import nav_title
 
 LANGUAGES_DIR = "partials/languages/"
 META_KEY = "rolecat_lang"

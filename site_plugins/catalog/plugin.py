@@ -130,9 +130,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.build.page_context(page, context, nav)
         return context
 
-    def on_template_context(
-        self, context: Any, *, template_name: str, config: MkDocsConfig
-    ) -> Any:
+    def on_template_context(self, context: Any, *, template_name: str, config: MkDocsConfig) -> Any:
         # The 404 page: the root language's sidebar and name (its script shows each language).
         if self.build is not None and context.get("nav") is not None:
             self.build.speak(context, context["nav"], None)

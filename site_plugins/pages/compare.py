@@ -41,7 +41,7 @@ from site_plugins.pages.history import (
     version_pages,
     version_src,
 )
-from site_plugins.pages.labels import labels, language_name
+from site_plugins.pages.labels import labels
 from site_plugins.pages.rendering import Linker, Renderer
 
 SHOWN = tuple(name for name in FIELDS if name != "instructions")
@@ -140,7 +140,6 @@ def _context(
         "role_name": field_of(placed.current, language, "name") or placed.slug,
         "bundle": {"id": placed.bundle.id, "name": placed.bundle.name(language)},
         "bundle_href": link(site_paths.bundle_page(language, placed.bundle.id)),
-        "language_name": language_name(language),
         "language_href": link(site_paths.language_page(language)),
     }
 

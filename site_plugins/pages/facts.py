@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from build_tools.model.catalog import Catalog
-from site_plugins.pages.labels import FALLBACK
 from site_plugins.pages.install import Places
+from site_plugins.pages.labels import FALLBACK
 
 
 @dataclass(frozen=True)

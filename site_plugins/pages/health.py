@@ -36,9 +36,7 @@ def health_contexts(
     for place in places:
         language = place or root
         link = linker(site_paths.health_page(place))
-        counts = {
-            other: health(catalog, rows, history, other, link) for other in catalog.languages
-        }
+        counts = {other: health(catalog, rows, history, other, link) for other in catalog.languages}
         found[place] = {
             **counts[language],
             "matrix": matrix(catalog, rows, language, labels(language), link),
@@ -175,7 +173,7 @@ def health(
                     **entry,
                     "since": show(late.since.number),
                     "date": day(late.since.commit.date) if late.since.commit else None,
-                    "changed": language_list(late.changed),
+                    "changed": language_list(late.changed, words),
                     "since_href": since_href(placed, late, link),
                     "from": words["version_of"]
                     % {

@@ -31,7 +31,7 @@ from build_tools.lock import show_number as show
 from build_tools.model.catalog import Bundle, Catalog
 from build_tools.wire import site_paths
 from site_plugins.pages.changes import before_after, cached_word_diff, fold
-from site_plugins.pages.labels import labels, language_name
+from site_plugins.pages.labels import labels, named_in
 
 FEED_ENTRIES = 100
 """Each feed holds the newest changes, as feeds do; the pages hold them all."""
@@ -124,8 +124,9 @@ def reach_note(reach: Reach, words: dict[str, str]) -> str:
     return words[key] % {"date": day(reach.start)}
 
 
-def language_list(codes: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(language_name(code) for code in codes)
+def language_list(codes: list[str] | tuple[str, ...], words: dict[str, str]) -> str:
+    """Languages named in the page's words, for a sentence."""
+    return ", ".join(named_in(words, code) for code in codes)
 
 
 def _commit(commit: Commit | None) -> dict[str, str] | None:
@@ -169,7 +170,7 @@ def role_context(placed: Placed | None, language: str, link: Link, reach: Reach)
                 "href": link(version_src(placed, language, name)) if name else None,
                 "first": history.previous(version) is None and not version.at_start and known,
                 "at_start": version.at_start,
-                "changed": language_list(history.changed_languages(version)),
+                "changed": language_list(history.changed_languages(version), words),
                 "stale": language in stale,
                 "removed": day(version.removed.date) if version.removed else None,
             }
@@ -230,7 +231,7 @@ def translated_from(late: Behind, words: dict[str, str]) -> str:
     """Which version of which language a translation left behind was made from."""
     return words["stale_from"] % {
         "basis": show(late.basis.number),
-        "language": language_name(late.source or ""),
+        "language": named_in(words, late.source or ""),
         "current": show(late.current.number),
     }
 
@@ -345,7 +346,7 @@ def _version_context(
     others = [
         {
             "code": other,
-            "name": language_name(other),
+            "name": named_in(words, other),
             "href": link(version_src(placed, other, names[version]))
             if other in placed.languages
             else None,
@@ -376,7 +377,7 @@ def _version_context(
         if version.withheld or previous.withheld
         else None,
         "stale": words["stale_note"]
-        % {"languages": language_list(why.changed), "version": show(why.since.number)}
+        % {"languages": language_list(why.changed, words), "version": show(why.since.number)}
         if why
         else None,
         "others": others,
@@ -387,7 +388,6 @@ def _version_context(
         "role_name": field_of(placed.current, language, "name") or placed.slug,
         "bundle": {"id": placed.bundle.id, "name": placed.bundle.name(language)},
         "bundle_href": link(site_paths.bundle_page(language, placed.bundle.id)),
-        "language_name": language_name(language),
         "language_href": link(site_paths.language_page(language)),
     }
 

@@ -22,8 +22,11 @@ class Places:
     """The marketplace's name, as ``claude plugin install <plugin>@<marketplace>`` takes it."""
     site_dir: str
     """The built site, relative to mkdocs.yml: where a checkout has it after ``make site``."""
-    catalog_dir: str = "catalog"
-    """The catalog, relative to mkdocs.yml, for the commands that read it in a checkout."""
+
+
+SITE = "{site}"
+"""Where a command names the site's address and the build does not know it (no ``site_url``):
+the page shows the address it is served at there (``templates/pages/_command.html``)."""
 
 
 def claude_commands(places: Places, bundle_id: str, language: str) -> str:
@@ -48,15 +51,11 @@ def copilot_commands(places: Places, bundle_id: str, language: str) -> str:
     )
 
 
-def mcp_command(places: Places, site_url: str | None, language: str) -> str:
-    """``rolecat mcp`` added to Claude Code: reading the published site where its URL is known,
-    else the catalog of a checkout."""
-    source = (
-        f"--url {shlex.quote(site_url)}"
-        if site_url
-        else f"--catalog {shlex.quote(places.catalog_dir)}"
-    )
-    return f"claude mcp add rolecat -- rolecat mcp {source} --language {shlex.quote(language)}"
+def mcp_command(site_url: str | None, language: str) -> str:
+    """``rolecat mcp`` added to Claude Code, reading this site as a server does: at
+    ``site_url``, else at :data:`SITE`."""
+    url = shlex.quote(site_url) if site_url else SITE
+    return f"claude mcp add rolecat -- rolecat mcp --url {url} --language {shlex.quote(language)}"
 
 
 def export_command(bundle_id: str, language: str) -> str:

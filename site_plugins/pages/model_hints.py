@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from build_tools.model.tiers import BEST, FILTER_ORDER, ModelHint, model_hint
+from build_tools.model.tiers import FILTER_ORDER, ModelHint, model_hint
 
 
 def hint(role: dict[str, Any], *, tiers: bool = False) -> dict[str, Any]:

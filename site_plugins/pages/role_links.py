@@ -37,7 +37,12 @@ def role_actions(
             "tool": export.tool,
         }
     text_path = site_paths.role_text(language, bundle_id, slug)
-    text = {"href": link.file(text_path), "download": f"{slug}.txt", "path": text_path, "tool": "text"}
+    text = {
+        "href": link.file(text_path),
+        "download": f"{slug}.txt",
+        "path": text_path,
+        "tool": "text",
+    }
     places = site.places
     actions: list[dict[str, Any]] = []
 
@@ -48,7 +53,7 @@ def role_actions(
                 "label": words[f"action_{key}"],
                 "intro": intro,
                 "commands": [
-                    {"id": f"rolecat-command-{key}-{n}", "text": command}
+                    {"id": f"rolecat-command-{key}-{n}", "parts": command.split(install.SITE)}
                     for n, command in enumerate(commands)
                 ],
                 "files": [file] if file else [],
@@ -57,8 +62,12 @@ def role_actions(
 
     claude, copilot, cursor = files["claude-code"], files["copilot"], files["cursor"]
     if places is not None:
-        panel("claude", words["claude_intro"], [install.claude_commands(places, bundle_id, language)],
-              {**claude, "label": words["claude_file"] % {"target": claude["target"]}})
+        panel(
+            "claude",
+            words["claude_intro"],
+            [install.claude_commands(places, bundle_id, language)],
+            {**claude, "label": words["claude_file"] % {"target": claude["target"]}},
+        )
     else:
         panel("claude", words["claude_file"] % {"target": claude["target"]}, [], claude)
     agent_url = site.absolute(copilot["path"])
@@ -73,14 +82,22 @@ def role_actions(
     )
     copilot_file = {**copilot, "label": words["copilot_file"] % {"target": copilot["target"]}}
     if places is not None:
-        panel("copilot", words["copilot_intro"],
-              [install.copilot_commands(places, bundle_id, language)], copilot_file)
+        panel(
+            "copilot",
+            words["copilot_intro"],
+            [install.copilot_commands(places, bundle_id, language)],
+            copilot_file,
+        )
     else:
         panel("copilot", copilot_file["label"], [], copilot)
     panel("cursor", words["cursor_intro"] % {"target": cursor["target"]}, [], cursor)
     if places is not None:
-        panel("mcp", words["mcp_intro"] % {"slug": slug},
-              [install.mcp_command(places, site.url, language)], None)
+        panel(
+            "mcp",
+            words["mcp_intro"] % {"slug": slug},
+            [install.mcp_command(site.url, language)],
+            None,
+        )
     actions.append(
         {
             "key": "download",

@@ -117,6 +117,7 @@ def role_page(
         bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
         home_href=link.page(site_paths.language_page(language)),
         connect_href=link.page(site_paths.connect_page(language)),
+        root_href=link.root(),
         raw_files=[
             {
                 "label": words[f"raw_{fmt}"],

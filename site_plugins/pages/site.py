@@ -20,7 +20,7 @@ from typing import Any
 from build_tools.diagnostics import Diagnostic
 from build_tools.exports.marketplace import plugin_name
 from build_tools.history.versions import History
-from build_tools.model.catalog import Catalog
+from build_tools.model.catalog import Bundle, Catalog
 from build_tools.wire import raw_tree, site_paths
 from site_plugins.pages import health, install, roles
 from site_plugins.pages import history as history_pages
@@ -87,6 +87,7 @@ def catalog_pages(catalog: Catalog, renderer: Renderer, history: History) -> lis
                 page.source,
                 alternates_of(page.alternates),
                 searchable=False,
+                description=page.title,
             )
         )
     pages += _health(catalog, renderer, history, root)
@@ -94,15 +95,9 @@ def catalog_pages(catalog: Catalog, renderer: Renderer, history: History) -> lis
     return pages
 
 
-def _health(
-    catalog: Catalog, renderer: Renderer, history: History, root: str
-) -> list[SitePage]:
-    alternates = alternates_of(
-        {lang: site_paths.health_page(lang) for lang in catalog.languages}
-    )
-    contexts = health.health_contexts(
-        catalog, history, lambda src: renderer.linker(src).page, root
-    )
+def _health(catalog: Catalog, renderer: Renderer, history: History, root: str) -> list[SitePage]:
+    alternates = alternates_of({lang: site_paths.health_page(lang) for lang in catalog.languages})
+    contexts = health.health_contexts(catalog, history, lambda src: renderer.linker(src).page, root)
     pages = []
     for place, context in contexts.items():
         language = place or root
@@ -191,7 +186,6 @@ def _connect(catalog: Catalog, renderer: Renderer, language: str) -> SitePage:
     def raw(path: str) -> dict[str, str]:
         return {"path": path, "href": link.file(path)}
 
-    places = site.places
     bundles = [b for b in catalog.bundles if language in b.files]
     html = renderer.later(
         "connect.html",
@@ -212,12 +206,10 @@ def _connect(catalog: Catalog, renderer: Renderer, language: str) -> SitePage:
             }
             for bundle in bundles
         ],
-        schemas=[
-            raw(f"{raw_tree.SCHEMA_DIR}/{name}.schema.json") for name in ("index", "bundle")
-        ],
+        schemas=[raw(f"{raw_tree.SCHEMA_DIR}/{name}.schema.json") for name in ("index", "bundle")],
         checksums=raw(raw_tree.CHECKSUMS),
         commands=_marketplace_commands(renderer, bundles, language),
-        mcp=install.mcp_command(places, site.url, language) if places else None,
+        mcp=install.mcp_command(site.url, language).split(install.SITE),
         home_href=_home_href(link, language),
         feed_href=link.file(site_paths.feed(language)),
     )
@@ -236,34 +228,25 @@ def _connect(catalog: Catalog, renderer: Renderer, language: str) -> SitePage:
 
 
 def _marketplace_commands(
-    renderer: Renderer, bundles: Sequence[Any], language: str
-) -> list[dict[str, str]]:
+    renderer: Renderer, bundles: Sequence[Bundle], language: str
+) -> list[dict[str, Any]]:
+    """Add the marketplace to each tool once, then install every bundle's plugin of the page's
+    language."""
     places = renderer.site.places
     if places is None or not bundles:
         return []
-    return [
-        {"id": f"rolecat-command-{tool}", "label": words_key, "text": text}
-        for tool, words_key, text in (
-            (
-                "claude",
-                "action_claude",
-                install.claude_commands(places, bundles[0].id, language)
-                + "".join(
-                    f"\nclaude plugin install {plugin_name(b.id, language)}@{places.marketplace}"
-                    for b in bundles[1:]
-                ),
-            ),
-            (
-                "copilot",
-                "action_copilot",
-                install.copilot_commands(places, bundles[0].id, language)
-                + "".join(
-                    f"\ncopilot plugin install {plugin_name(b.id, language)}@{places.marketplace}"
-                    for b in bundles[1:]
-                ),
-            ),
+    found = []
+    for tool, make in (("claude", install.claude_commands), ("copilot", install.copilot_commands)):
+        lines = [make(places, bundles[0].id, language)]
+        lines += [make(places, b.id, language).splitlines()[-1] for b in bundles[1:]]
+        found.append(
+            {
+                "id": f"rolecat-command-{tool}",
+                "label": f"action_{tool}",
+                "parts": ["\n".join(lines)],
+            }
         )
-    ]
+    return found
 
 
 def problems_page(

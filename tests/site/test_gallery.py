@@ -84,17 +84,17 @@ def test_the_start_page_shows_every_role_as_a_card(our_site: Build) -> None:
             assert role is not None
             card = shown[slug]
             assert card.text["span.rolecat-name"] == role.fields["name"]
-            assert card.text["p.rolecat-description"] == role.fields["description"]
-            assert card.text["dd.rolecat-card-version"] == str(version)
-            assert card.text["dd.rolecat-tier-cell"].strip()
+            assert card.text["p.rolecat-card-description"] == role.fields["description"]
+            assert card.text["li.rolecat-card-version"] == f"Version {version}"
+            assert card.text["li.rolecat-tier-cell"].strip()
             # The role in each of its languages, one click away.
             hrefs = {a["href"] for a in card.links}
             assert {f"{lang}/{bundle.id}/{slug}/" for lang in bundle.languages} <= hrefs
-    # Searching and the server's URL come before the gallery.
+    # Searching comes before the gallery; what a server reads is on a page of its own.
     start = (our_site.site / "index.html").read_text(encoding="utf-8")
     gallery = start.index('class="rolecat-gallery"')
-    assert start.index('<label for="__search"') < gallery
-    assert start.index("AI_AGENT_ROLES_CATALOG_URL=") < gallery
+    assert start.index("data-rolecat-search-open") < gallery
+    assert "AI_AGENT_ROLES_CATALOG_URL" not in start
 
 
 def test_a_language_page_shows_its_roles_as_cards(our_site: Build) -> None:
@@ -103,15 +103,25 @@ def test_a_language_page_shows_its_roles_as_cards(our_site: Build) -> None:
     reviewer = shown["code-reviewer"]
     assert reviewer.text["span.rolecat-name"] == "Ревьюер кода"
     # The model has a place of its own, never run into the description.
-    assert "по умолчанию сервера" not in reviewer.text["p.rolecat-description"]
-    assert reviewer.text["dd.rolecat-tier-cell"] == "по умолчанию сервера"
-    links = {a["hreflang"]: a for a in reviewer.links if "hreflang" in a}
-    assert links["ru"]["href"] == "engineering/code-reviewer/" and "aria-current" in links["ru"]
-    assert links["en"]["href"] == "../en/engineering/code-reviewer/"
+    assert "по умолчанию" not in reviewer.text["p.rolecat-card-description"]
+    assert reviewer.text["li.rolecat-tier-cell"] == "Модель по умолчанию"
+    assert reviewer.text["li.rolecat-card-version"] == "Версия 1"
+    assert [a["href"] for a in reviewer.links] == [
+        "engineering/code-reviewer/",
+        "../en/engineering/code-reviewer/",
+    ]
+    assert reviewer.links[1]["hreflang"] == "en" and reviewer.links[1]["title"] == "английский"
+
+
+def test_a_bundle_page_shows_its_roles_as_the_same_cards(our_site: Build) -> None:
+    shown = cards(our_site.site / "ru/engineering/index.html")
+    assert [card.slug for card in shown] == ["code-reviewer", "test-engineer", "incident-responder"]
+    assert shown[0].text["span.rolecat-name"] == "Ревьюер кода"
+    assert shown[0].links[0]["href"] == "code-reviewer/"
 
 
 def test_role_pages_carry_no_cards(our_site: Build) -> None:
-    """Cards are on the start and language pages only: a role page stays its size."""
+    """Cards are on the home and bundle pages only: a role page stays its size."""
     for page in (our_site.site / "en").glob("*/*/index.html"):
         assert "rolecat-card" not in page.read_text(encoding="utf-8"), page
 
@@ -127,7 +137,7 @@ def test_a_cards_texts_show_as_text(payload_site: Build) -> None:
                 card.attrs["data-rolecat-text"] == f"{name} {card.slug} {PAYLOAD} Bundle {PAYLOAD}"
             )
             assert card.text["span.rolecat-name"] == name
-            assert card.text["p.rolecat-description"] == PAYLOAD
+            assert card.text["p.rolecat-card-description"] == PAYLOAD
             assert card.text["span.rolecat-emoji"] == "<b>"
         raw = (payload_site.site / path).read_text(encoding="utf-8")
         assert f'data-rolecat-text="{escape(f"injector {NAME_PAYLOAD}")}' in raw

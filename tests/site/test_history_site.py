@@ -130,7 +130,7 @@ def test_a_version_page_shows_a_word_diff_and_the_changed_fields(site: Build) ->
     )
     assert f"<ins>\n\nEdit 1: be brief.{escape(LONG_LINK)}</ins></div>" in instructions
     # The other language: what changed there, and that it is possibly out of date.
-    assert 'hreflang="ru">Русский</a>: No change in this language.' in text
+    assert 'hreflang="ru">Russian</a>: No change in this language.' in text
     assert '<span class="rolecat-badge">possibly out of date</span>' in text
     # Versions link to each other and to the role's history.
     assert '<a href="../v1/" rel="prev">' not in text  # version 1 has no page of changes
@@ -140,7 +140,7 @@ def test_a_version_page_shows_a_word_diff_and_the_changed_fields(site: Build) ->
 def test_a_version_page_in_the_language_left_behind(site: Build) -> None:
     text = page(site, "ru/team/reviewer/v3")
     assert "На этом языке ничего не изменилось." in text
-    assert "возможно, устарел" in text and "в версии 3 изменился текст (English)" in text
+    assert "возможно, устарел" in text and "в версии 3 изменился текст (английский)" in text
     assert '<a href="../v2/" rel="prev">← Версия 2</a>' in text
     assert '<a href="../v4/" rel="next">Версия 4 →</a>' in text
     caught_up = page(site, "ru/team/reviewer/v4")
@@ -153,11 +153,10 @@ def test_stale_translations_are_flagged_on_role_pages(site: Build) -> None:
     assert 'class="admonition warning rolecat-stale"' in writer_ru
     # Which version of which language it was translated from, and where that language is now.
     assert (
-        "Перевод сделан с версии 1 текста на языке English; сейчас этот текст в версии 2."
-        in writer_ru
+        "Перевод сделан с версии 1 текста (английский); сейчас этот текст в версии 2." in writer_ru
     )
     helper_ru = page(site, "ru/team/helper")
-    assert "с версии 2 текста на языке English; сейчас этот текст в версии 3." in helper_ru
+    assert "с версии 2 текста (английский); сейчас этот текст в версии 3." in helper_ru
     assert 'href="../../../en/team/writer/v2/">что изменилось</a>' in writer_ru
     for path in ("en/team/writer", "ru/team/reviewer", "en/team/reviewer"):
         assert "rolecat-stale" not in page(site, path), path
@@ -172,31 +171,37 @@ def test_published_agent_files_say_a_translation_is_behind(site: Build) -> None:
 
 
 def test_health_pages_count_per_language(site: Build) -> None:
-    overview = page(site, "health")
-    rows = re.findall(
-        r'hreflang="(\w+)">[^<]+</a> <code>\w+</code></td><td>(\d+)</td>'
-        r'<td class="rolecat-stale-count">(\d+)</td><td class="rolecat-missing-count">(\d+)</td>',
-        overview,
+    pattern = (
+        r'<a href="[^"]+">([^<]+)</a> <code>(\w+)</code></td><td>(\d+)</td>'
+        r'<td class="rolecat-stale-count">(\d+)</td><td class="rolecat-missing-count">(\d+)</td>'
     )
-    assert rows == [("en", "3", "0", "0"), ("ru", "3", "2", "0")]
-    ru = page(site, "health/ru")
-    stale = ru[ru.index('<div class="rolecat-table rolecat-stale-roles"><table>') :]
+    # Every health page sums up every language, each named in the page's language.
+    overview, ru = page(site, "health"), page(site, "health/ru")
+    assert re.findall(pattern, overview) == [
+        ("English", "en", "3", "0", "0"),
+        ("Russian", "ru", "3", "2", "0"),
+    ]
+    assert re.findall(pattern, ru) == [
+        ("английский", "en", "3", "0", "0"),
+        ("русский", "ru", "3", "2", "0"),
+    ]
+    stale = ru[ru.index('<div class="rolecat-table rolecat-stale-roles"') :]
     assert [m for m in re.findall(r'<a href="../../ru/team/(\w+)/">', stale)] == [
         "writer",
         "helper",
     ]
     assert '<a href="../../en/team/writer/v2/">2</a>' in stale
-    assert "<td>версия 1, English</td>" in stale and "<td>версия 2, English</td>" in stale
+    assert "<td>версия 1, английский</td>" in stale and "<td>версия 2, английский</td>" in stale
     en = page(site, "health/en")
     assert en.count("<p>None.</p>") == 2
 
 
 def test_the_health_page_is_a_coverage_matrix(site: Build) -> None:
     overview = page(site, "health")
-    matrix = overview[overview.index('<div class="rolecat-table rolecat-coverage">') :]
+    matrix = overview[overview.index('<div class="rolecat-table rolecat-coverage"') :]
     heads = re.findall(r'<th scope="col" class="rolecat-coverage-language">(.*?)</th>', matrix)
     assert heads == ['<span lang="en">English</span> <code>en</code>',
-                     '<span lang="ru">Русский</span> <code>ru</code>']  # fmt: skip
+                     '<span lang="ru">Russian</span> <code>ru</code>']  # fmt: skip
     assert '<th scope="rowgroup" colspan="3"><a href="../en/team/">Team</a></th>' in matrix
     cells = re.findall(
         r'<tr data-rolecat-role="(\w+)"><th scope="row">.*?</th>(.*?)</tr>', matrix, re.S
@@ -247,10 +252,10 @@ def test_feeds_are_atom_with_stable_ids(site: Build, story: StoryRepo) -> None:
     assert {e.id for e in ru.entries}.isdisjoint(e.id for e in whole.entries)
 
 
-def test_the_overview_and_language_pages_link_the_feeds(site: Build) -> None:
+def test_each_home_links_its_languages_feed_and_health(site: Build) -> None:
     home, ru = page(site, ""), page(site, "ru")
-    assert '<a href="feed.xml" type="application/atom+xml">Atom feed of changes</a>' in home
-    assert '<a href="health/">Catalog health</a>' in home
+    assert '<a href="en/feed.xml" type="application/atom+xml">Atom feed of changes</a>' in home
+    assert '<a href="health/en/">Catalog health</a>' in home
     assert '<a href="feed.xml" type="application/atom+xml">Atom-лента изменений</a>' in ru
     assert '<a href="../health/ru/">Состояние каталога</a>' in ru
 

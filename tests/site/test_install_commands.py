@@ -3,7 +3,6 @@ and one shell argument per value whatever a folder is named."""
 
 from __future__ import annotations
 
-import json
 import shlex
 from html.parser import HTMLParser
 
@@ -14,25 +13,35 @@ from tests.support.site_builds import SITE_URL, Build
 
 def test_a_folder_with_shell_syntax_stays_one_argument() -> None:
     hostile = "out; touch /tmp/pwned $(id) `id`"
-    places = Places("team-roles", hostile, f"{hostile}/catalog")
+    places = Places("team-roles", hostile)
     claude = install.claude_commands(places, "writing", "ru").splitlines()
     copilot = install.copilot_commands(places, "writing", "ru").splitlines()
     assert shlex.split(claude[0]) == ["claude", "plugin", "marketplace", "add", f"./{hostile}"]
     assert shlex.split(claude[1]) == ["claude", "plugin", "install", "writing-ru@team-roles"]
     assert shlex.split(copilot[0])[-1] == f"$PWD/{hostile}"  # the shell then expands $PWD alone
-    mcp = shlex.split(install.mcp_command(places, None, "ru"))
-    assert mcp[mcp.index("--catalog") + 1] == f"{hostile}/catalog"
     url = "https://example.org/roles?a=1&b=$(id)"
-    mcp = shlex.split(install.mcp_command(places, url, "ru"))
-    assert mcp[:6] == ["claude", "mcp", "add", "rolecat", "--", "rolecat"]
-    assert mcp[mcp.index("--url") + 1] == url
+    mcp = shlex.split(install.mcp_command(url, "ru"))
+    assert mcp == [
+        "claude",
+        "mcp",
+        "add",
+        "rolecat",
+        "--",
+        "rolecat",
+        "mcp",
+        "--url",
+        url,
+        "--language",
+        "ru",
+    ]
+    assert install.mcp_command(None, "ru").split(install.SITE)[1] == " --language ru"
     assert install.export_command("writing", "ru") == (
         "rolecat export --to claude-code --language ru --bundle writing ."
     )
 
 
-class Scripts(HTMLParser):
-    """The JSON of each command's copy button, by its id."""
+class Commands(HTMLParser):
+    """The text of each command's <code>, which its copy button copies, by its id."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -41,20 +50,25 @@ class Scripts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs).get("id") or ""
-        self._id = named if tag == "script" and named.startswith("rolecat-command-") else None
+        if tag == "code" and named.startswith("rolecat-command-"):
+            self._id = named
+            self.found[named] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code":
+            self._id = None
 
     def handle_data(self, data: str) -> None:
         if self._id is not None:
-            self.found[self._id] = json.loads(data)
-            self._id = None
+            self.found[self._id] += data
 
 
 def test_a_role_page_shows_its_bundles_install_commands(our_site: Build) -> None:
     for language in ("en", "ru"):
         page = (our_site.site / language / "writing" / "translator" / "index.html").read_text()
-        scripts = Scripts()
-        scripts.feed(page)
-        assert scripts.found == {
+        commands = Commands()
+        commands.feed(page)
+        assert commands.found == {
             "rolecat-command-claude-0": "claude plugin marketplace add ./site\n"
             f"claude plugin install writing-{language}@agent-roles-catalog",
             "rolecat-command-copilot-0": 'copilot plugin marketplace add "$PWD"/site\n'
@@ -62,5 +76,5 @@ def test_a_role_page_shows_its_bundles_install_commands(our_site: Build) -> None
             "rolecat-command-mcp-0": "claude mcp add rolecat -- rolecat mcp "
             f"--url {SITE_URL.rstrip('/')} --language {language}",
         }
-        for key in scripts.found:
+        for key in commands.found:
             assert f'data-rolecat-copy="{key}"' in page

@@ -44,17 +44,26 @@ def test_published_files_keep_model_config_as_written(tmp_path: Path) -> None:
 
 
 def test_our_catalog_shows_every_kind_of_hint(our_site: Build) -> None:
-    """The five display cases, as built (the browser tests show them on screen)."""
+    """The five display cases, as built (the browser tests show them on screen): in words first,
+    then as the server reads them, in the folded details."""
+    fact = '<span class="rolecat-fact-label">Model:</span> '
     expected = {
-        "writing/release-notes-writer": '"lite"><strong class="rolecat-tier">lite</strong>',
-        "engineering/test-engineer": "flash</strong> (written as <code>sonnet</code>)",
-        "engineering/incident-responder": "best</strong>: the strongest tier the deployment binds",
-        "writing/translator": '<code class="rolecat-model-id">gpt-4o-mini</code>',
-        "engineering/code-reviewer": 'data-tier="default">server default</span>',
+        "writing/release-notes-writer": (f"{fact}Lite, light and fastest</li>", "lite</code>"),
+        "engineering/test-engineer": (
+            f'title="If flash is not set up, it uses lite.">{fact}Flash, fast</li>',
+            "<code>chatModel: sonnet</code> · "
+            '<span class="rolecat-chain" title="The tiers the server tries, in order, until the '
+            'deployment binds one">flash → lite</span>',
+        ),
+        "engineering/incident-responder": (f"{fact}The strongest available</li>", "best</code>"),
+        "writing/translator": (f"{fact}<code>gpt-4o-mini</code></li>", "gpt-4o-mini</code>"),
+        "engineering/code-reviewer": (f"{fact}Default model</li>", ">Default model</dd>"),
     }
-    for path, fragment in expected.items():
+    for path, (shown, raw) in expected.items():
         text = (our_site.site / "en" / path / "index.html").read_text("utf-8")
-        assert fragment in text, path
+        assert shown in text, path
+        details = text[text.index('class="rolecat-server-details"') :]
+        assert raw in details, path
 
 
 def test_a_secret_fails_the_build_and_is_never_printed(tmp_path: Path) -> None:

@@ -1,5 +1,7 @@
 """Real sites built from real catalogs: raw tree, pages, escaping, links, reproducibility."""
 
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 import html
@@ -17,6 +19,7 @@ from markupsafe import escape
 from build_tools.check import check_catalog
 from build_tools.model.catalog import load_catalog
 from build_tools.model.schema import schema_text
+from site_plugins.pages.labels import labels
 from tests.support.catalog_files import our_catalog_as_yaml
 from tests.support.cli import run
 from tests.support.paths import OUR_CATALOG, REPO
@@ -142,7 +145,10 @@ def test_role_page_shows_the_role(our_site: Build) -> None:
             assert parsed.texts["pre#rolecat-instructions"] == role["instructions"]
             assert html.escape(role["name"], quote=False) in text
             assert role["emoji"] in text
-            assert f'<td class="rolecat-version" data-pagefind-ignore>{version}</td>' in text
+            assert (
+                f'<span class="rolecat-fact-label">{labels(lang)["version"]}</span> {version}'
+                in (text)
+            )
             assert f'href="../../../bundles/{bundle.id}/{lang}.json"' in text
             # The language switcher and the in-page links lead to the same role.
             for other in bundle.languages:
@@ -164,42 +170,57 @@ def sidebar_targets(site: Build, page: str) -> set[str]:
     return {urlsplit(urljoin(here, h)).path for h in re.findall(r'href="([^"]+)"', sidebar)}
 
 
-def test_sidebar_lists_languages_and_bundles_never_roles(our_site: Build) -> None:
-    # A bundle page: every language, and the bundles of its own language.
+def test_the_sidebar_holds_its_pages_language_and_marks_where_you_are(our_site: Build) -> None:
+    # A bundle page: its language's home, bundles, health, servers and about pages, and this
+    # bundle's roles; never another language's pages.
     targets = sidebar_targets(our_site, "en/engineering/index.html")
-    expected = {"/", "/en/", "/ru/", "/en/engineering/", "/en/writing/", "/health/", "/about/"}
-    assert expected <= targets
-    assert [t for t in targets if t.strip("/").count("/") > 1] == []
-    # A role page carries the languages only (navigation.prune): its size does not grow with
-    # the number of bundles, and never with the number of roles.
-    page = "en/engineering/code-reviewer/index.html"
-    assert sidebar_targets(our_site, page) == {"/", "/en/", "/ru/", "/health/", "/about/"}
-    text = (our_site.site / page).read_text(encoding="utf-8")
+    expected = {"/en/", "/en/engineering/", "/en/writing/", "/health/en/", "/connect/en/"}
+    assert expected | {"/about/", "/en/engineering/code-reviewer/"} <= targets
+    assert not [t for t in targets if t.startswith(("/ru/", "/health/ru/", "/about/ru/"))]
+    assert "/en/writing/translator/" not in targets  # another bundle stays closed
+    ru = sidebar_targets(our_site, "ru/writing/translator/index.html")
+    assert {"/ru/", "/ru/writing/translator/", "/health/ru/", "/connect/ru/", "/about/ru/"} <= ru
+    assert not [t for t in ru if t.startswith(("/en/", "/health/en/", "/connect/en/"))]
+    assert "/about/" not in ru
+    # The current role is marked, inside its open bundle.
+    text = (our_site.site / "ru/writing/translator/index.html").read_text(encoding="utf-8")
     sidebar = text[text.index("md-sidebar--primary") : text.index("md-sidebar--secondary")]
-    assert "Code Reviewer" not in sidebar and "Translator" not in sidebar
+    assert re.search(r'href="\./" class="md-nav__link md-nav__link--active">\s*<span', sidebar)
+    assert "Переводчик" in sidebar and "Code Reviewer" not in sidebar
 
 
-def test_home_gives_the_server_url_and_links_to_raw_files(our_site: Build) -> None:
-    text = (our_site.site / "index.html").read_text(encoding="utf-8")
-    assert f"AI_AGENT_ROLES_CATALOG_URL={SITE_URL.rstrip('/')}</code>" in text
-    for link in ("index.json", "bundles/engineering/ru.json", "schema/bundle.schema.json"):
-        assert f'href="{link}"' in text
+def test_the_server_url_and_raw_files_are_on_the_page_for_servers(our_site: Build) -> None:
+    for lang in ("en", "ru"):
+        text = (our_site.site / "connect" / lang / "index.html").read_text(encoding="utf-8")
+        assert f"AI_AGENT_ROLES_CATALOG_URL={SITE_URL.rstrip('/')}</code>" in text
+        for link in ("index.json", "bundles/engineering/ru.json", "schema/bundle.schema.json"):
+            assert f'href="../../{link}"' in text
+    home = (our_site.site / "index.html").read_text(encoding="utf-8")
+    assert "AI_AGENT_ROLES_CATALOG_URL" not in home and "index.json" not in home
 
 
-def test_home_notes_an_unset_site_url(payload_site: Build) -> None:
-    text = (payload_site.site / "index.html").read_text(encoding="utf-8")
-    assert "AI_AGENT_ROLES_CATALOG_URL=" not in text
-    assert "site_url is not set" in text
+def test_without_a_site_url_no_page_shows_an_error(payload_site: Build) -> None:
+    """The page for servers takes the address it is served at (rolecat.js) instead."""
+    text = (payload_site.site / "connect/en/index.html").read_text(encoding="utf-8")
+    assert (
+        "AI_AGENT_ROLES_CATALOG_URL="
+        '<span data-rolecat-absolute="../../" data-rolecat-shell>../../</span></code>' in text
+    )
+    for page in payload_site.site.rglob("*.html"):
+        assert "site_url" not in page.read_text(encoding="utf-8"), page
 
 
 def test_search_has_one_index_per_page_language(our_site: Build) -> None:
     """Pagefind indexes each language's pages (by <html lang>) into a bundle of its own, which
     the search box of a page in that language loads."""
     by_language: dict[str, int] = {}
+    homes = {"index.html", "en/index.html", "ru/index.html"}
     for page in our_site.site.rglob("index.html"):
-        if "data-pagefind-body" in page.read_text(encoding="utf-8"):
+        home = page.relative_to(our_site.site).as_posix() in homes
+        if "data-pagefind-body" in page.read_text(encoding="utf-8") and not home:
             by_language[page_language(page)] = by_language.get(page_language(page), 0) + 1
     assert set(by_language) == {"en", "ru"}
+    # A home page holds only the gallery, which search leaves to each role's own page.
     for lang, count in by_language.items():
         entry = json.loads((our_site.site / f"pagefind/{lang}/pagefind-entry.json").read_bytes())
         assert {k: e["page_count"] for k, e in entry["languages"].items()} == {lang: count}
@@ -215,19 +236,31 @@ def page_language(page: Path) -> str:
     return found.group(1)
 
 
+def expected_language(relpath: str) -> str:
+    """The language a page of our site is in: its folder's, else the root language's."""
+    parts = relpath.split("/")
+    if parts[0] in ("health", "connect", "about") and len(parts) > 2:
+        parts = parts[1:]  # /health/<lang>/, /connect/<lang>/, /about/<lang>/
+    return parts[0] if parts[0] in ("en", "ru") else "en"
+
+
 def test_every_page_is_in_its_own_language(our_site: Build) -> None:
     for page in our_site.site.rglob("*.html"):
         relpath = page.relative_to(our_site.site).as_posix()
-        parts = relpath.split("/")
-        if parts[0] == "health" and len(parts) > 2:
-            parts = parts[1:]  # /health/<lang>/: one language's health page
-        expected = parts[0] if parts[0] in ("en", "ru") else "en"
-        assert page_language(page) == expected, relpath
+        assert page_language(page) == expected_language(relpath), relpath
     ru = (our_site.site / "ru/engineering/code-reviewer/index.html").read_text(encoding="utf-8")
-    # Material's own words, the palette toggle and the sidebar's entries we add, in Russian.
-    for words in ('placeholder="Поиск"', "Включить тёмную тему", "Обзор", "Выберите язык"):
+    # Material's own words, the palette toggle, the site's name and the sidebar, in Russian.
+    for words in (
+        'placeholder="Поиск"',
+        "Включить тёмную тему",
+        "Все роли",
+        "Выберите язык",
+        "<title>Ревьюер кода - Каталог ролей агентов</title>",
+        "Состояние каталога",
+        "Об этом сайте",
+    ):
         assert words in ru, words
-    for words in ('placeholder="Search"', "Switch to dark mode", "Overview", "Select language"):
+    for words in ('placeholder="Search"', "Switch to dark mode", "All roles", "Agent roles"):
         assert words not in ru, words
 
 
@@ -253,10 +286,13 @@ def test_labels_are_not_indexed(our_site: Build) -> None:
     """Pagefind skips what is marked data-pagefind-ignore: the interface's words, not roles'."""
     page = our_site.site / "en/engineering/code-reviewer/index.html"
     text = page.read_text(encoding="utf-8")
-    for label in ("Copy instructions", "Starts on its own", "Use it", "In other languages"):
+    for label in ("Copy instructions", "Starts the conversation itself", "In other languages"):
         at = text.index(label)
         opened = text.rfind("data-pagefind-ignore", 0, at)
         assert opened != -1 and text.rfind("</div>", opened, at) == -1, label
+    for label in ("Claude Code", "Download", "For servers and tools", "History"):
+        at = text.index(f">{label}")
+        assert text.rfind("data-pagefind-ignore", 0, at) > text.rfind("data-pagefind-body", 0, at)
 
 
 def test_instructions_are_published_as_plain_text(our_site: Build) -> None:
@@ -289,14 +325,18 @@ def test_every_role_is_one_click_from_the_start_and_its_language_page(our_site: 
                 assert f'href="{bundle.id}/{slug}/"' in language, (lang, slug)
 
 
+LINKS_ONLY = ("canonical", "alternate")
+
+
 def test_nothing_is_loaded_from_third_party_hosts(our_site: Build) -> None:
     for page in our_site.site.rglob("*.html"):
         for tag, attrs in parse(page).tags:
             for name in ("src", "href"):
                 value = attrs.get(name) or ""
-                if value.startswith(("http:", "https:", "//")) and (
-                    tag != "a" and not (tag == "link" and attrs.get("rel") == "canonical")
-                ):
+                # Links name other hosts (the canonical URL, the page in other languages);
+                # nothing loads from one.
+                linked = tag == "a" or (tag == "link" and attrs.get("rel") in LINKS_ONLY)
+                if value.startswith(("http:", "https:", "//")) and not linked:
                     pytest.fail(f"{page}: <{tag} {name}={value}> loads from another host")
         assert "fonts.googleapis" not in page.read_text(encoding="utf-8")
 

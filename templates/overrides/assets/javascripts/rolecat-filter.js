@@ -124,7 +124,6 @@
     form.addEventListener("input", apply);
     form.addEventListener("change", apply);
     form.addEventListener("submit", function (event) { event.preventDefault(); });
-    form.hidden = false;
     apply();
   });
 })();

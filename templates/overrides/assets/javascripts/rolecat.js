@@ -26,7 +26,8 @@
     if (!button) return;
     var source = document.getElementById(button.getAttribute("data-rolecat-copy"));
     if (!source) return;
-    var text = JSON.parse(source.textContent);
+    // The instructions come as JSON; a command is the text of its <code>, as shown.
+    var text = source.tagName === "SCRIPT" ? JSON.parse(source.textContent) : source.textContent;
     var copy = navigator.clipboard && window.isSecureContext
       ? navigator.clipboard.writeText(text)
       : fallbackCopy(text);
@@ -72,31 +73,36 @@
   function absolute(relative) {
     return new URL(relative, document.baseURI).href;
   }
+  function shellQuoted(text) {  // as Python's shlex.quote, for a command to paste
+    return /^[\w@%+=:,.\/-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\"'\"'") + "'";
+  }
   document.querySelectorAll("[data-rolecat-absolute]").forEach(function (node) {
-    node.textContent = absolute(node.getAttribute("data-rolecat-absolute"));
+    var url = absolute(node.getAttribute("data-rolecat-absolute"));
+    if (node.hasAttribute("data-rolecat-shell")) url = shellQuoted(url.replace(/\/+$/, ""));
+    node.textContent = url;
   });
   document.querySelectorAll("a.rolecat-url code").forEach(function (code) {
     if (!/^[a-z]+:/.test(code.textContent)) code.textContent = code.parentNode.href;
   });
   var vscode = "https://vscode.dev/redirect?url=";
-  document.querySelectorAll("a[data-rolecat-vscode][hidden]").forEach(function (link) {
+  document.querySelectorAll("a[data-rolecat-vscode]").forEach(function (link) {
     var agent = absolute(link.getAttribute("data-rolecat-vscode"));
     var inner = "vscode:chat-agent/install?url=" + encodeURIComponent(agent);
     link.href = vscode + encodeURIComponent(inner);
-    link.hidden = false;
   });
-  document.querySelectorAll("a[data-rolecat-chat-base][hidden]").forEach(function (link) {
+  document.querySelectorAll("a.rolecat-js-only[data-rolecat-chat-base]").forEach(function (link) {
     var text = absolute(link.getAttribute("data-rolecat-text"));
     var prompt = link.getAttribute("data-rolecat-prompt").replace("%(url)s", text);
     link.href = link.getAttribute("data-rolecat-chat-base") + encodeURIComponent(prompt);
-    link.hidden = false;
   });
 
   // --- Buttons that open the header's search (the home and 404 pages).
   var search = document.getElementById("__search");
   document.querySelectorAll("[data-rolecat-search-open]").forEach(function (button) {
-    if (!search) return;
-    button.hidden = false;
+    if (!search) {
+      button.hidden = true;
+      return;
+    }
     button.addEventListener("click", function () {
       var input = document.querySelector(".md-search__input");
       search.checked = true;
