@@ -76,12 +76,26 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    """A plain static host that serves the site under MOUNT and nothing outside it."""
+    """A plain static host that serves the site under MOUNT and nothing outside it, and the
+    site's 404.html for a missing page, as GitHub Pages and most static hosts do."""
 
     def translate_path(self, path: str) -> str:
         if not path.startswith(MOUNT):
             return str(Path(self.directory) / ".no-such-file")
         return super().translate_path("/" + path.removeprefix(MOUNT))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        missing = Path(self.directory) / "404.html"
+        if code != 404 or not missing.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = missing.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep the test output for failures
