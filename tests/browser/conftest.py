@@ -132,6 +132,26 @@ def our_url(our_site_dir: Path, static_host: Any) -> str:
     return str(static_host(our_site_dir))
 
 
+PUBLISHED_AT = f"https://roles.example.test{MOUNT}"
+"""The site_url of the published site: its path is where the static host serves it, so the
+404 page's links (absolute from site_url's path) work at any depth."""
+
+
+@pytest.fixture(scope="session")
+def published_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    built = build(
+        OUR_CATALOG, tmp_path_factory.mktemp("browser-published") / "site", site_url=PUBLISHED_AT
+    )
+    assert built.returncode == 0, built.output
+    return built.site
+
+
+@pytest.fixture(scope="session")
+def published_url(published_site_dir: Path, static_host: Any) -> str:
+    """Our site as published with site_url set: canonical URLs, hreflang links, a sitemap."""
+    return str(static_host(published_site_dir))
+
+
 @pytest.fixture(scope="session")
 def split_site_dir(our_site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Our site with each language's search index in three parts or more, as a large catalog's
