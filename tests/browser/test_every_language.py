@@ -2,8 +2,6 @@
 language never lands in another: the sidebar, the logo, the site's name, the footer, the health,
 about, "for servers and tools" and 404 pages, and "Open in" a chat, at 1280 and 390 px."""
 
-# ruff: noqa: RUF001
-
 from __future__ import annotations
 
 import json

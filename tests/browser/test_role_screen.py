@@ -20,7 +20,7 @@ from tests.support.screenshots import save
 
 SCREENS = {"1280": (1280, 900), "390": (390, 844)}
 ROLE = "engineering/code-reviewer"
-NAMES = {"en": "Code Reviewer", "ru": "Ревьюер кода"}  # noqa: RUF001
+NAMES = {"en": "Code Reviewer", "ru": "Ревьюер кода"}
 
 
 @pytest.fixture(params=list(SCREENS))
