@@ -22,10 +22,13 @@ from site_plugins.search.pagefind import index_site
 from tests.support.history_repo import StoryRepo
 from tests.support.paths import OUR_CATALOG
 from tests.support.search_parts import split_part_bytes
-from tests.support.site_builds import build, write_catalog, write_payload_catalog
-
-MOUNT = "/team/roles/"
-"""The sites are served under a sub-path, as on a project's GitHub Pages."""
+from tests.support.site_builds import (
+    MOUNT,
+    PUBLISHED_AT,
+    build,
+    write_catalog,
+    write_payload_catalog,
+)
 
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -130,11 +133,6 @@ def our_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def our_url(our_site_dir: Path, static_host: Any) -> str:
     return str(static_host(our_site_dir))
-
-
-PUBLISHED_AT = f"https://roles.example.test{MOUNT}"
-"""The site_url of the published site: its path is where the static host serves it, so the
-404 page's links (absolute from site_url's path) work at any depth."""
 
 
 @pytest.fixture(scope="session")

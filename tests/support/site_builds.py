@@ -32,6 +32,14 @@ SOURCE_DATE_EPOCH = "1700000000"
 SITE_URL = "https://roles.example.test/team/catalog/"
 """The site URL the session's site of our catalog is built with."""
 
+MOUNT = "/team/roles/"
+"""Where the browser tests' static host serves a site: under a sub-path, as on a project's
+GitHub Pages."""
+
+PUBLISHED_AT = f"https://roles.example.test{MOUNT}"
+"""The site_url of the browser tests' published site: its path is where the static host serves
+it, so the 404 page's links (absolute from site_url's path) work at any depth."""
+
 
 @dataclass
 class Build:

@@ -32,10 +32,13 @@
     return (template || "").replace("{shown}", String(shown)).replace("{total}", String(total));
   }
 
-  // The pages whose instructions hold every word of the query, as absolute paths.
+  // The pages whose instructions hold every word of the query, as absolute paths. Asked once
+  // the page's scripts have all run: rolecat-search.js, which answers, comes after this one.
   function found(query) {
-    if (!window.rolecatSearch) return Promise.resolve(null);
-    return window.rolecatSearch(query).then(function (paths) {
+    return new Promise(function (resolve) { setTimeout(resolve); }).then(function () {
+      return window.rolecatSearch ? window.rolecatSearch(query) : null;
+    }).then(function (paths) {
+      if (!paths) return null;
       var set = {};
       paths.forEach(function (path) { set[path] = true; });
       return set;
