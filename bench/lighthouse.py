@@ -31,6 +31,7 @@ from bench.lighthouse_report import (
     CATEGORIES,
     PageResult,
     benchmark_index,
+    error_lines,
     failing_lines,
     summarize,
     table,
@@ -252,11 +253,22 @@ def lighthouse(cli: Path, url: str, browser: str, out: Path) -> dict[str, Any]:
     return report
 
 
+def report_name(site: str, kind: str, number: int) -> str:
+    """The file a run's whole report is kept in (``--reports``): ``plain-material-home-1.json``."""
+    return f"{'-'.join(site.lower().split())}-{kind}-{number}.json"
+
+
 def measure(
-    sites: dict[str, Path], pages: dict[str, str], runs: int, work: Path
+    sites: dict[str, Path],
+    pages: dict[str, str],
+    runs: int,
+    work: Path,
+    reports: Path | None = None,
 ) -> dict[str, list[PageResult]]:
     """Each page of ``pages`` on each site, ``runs`` times; the sites' runs of one page
-    alternate, so the machine's drift falls on both alike. A failed run is tried once more."""
+    alternate, so the machine's drift falls on both alike. A failed run is tried once more.
+    ``reports``: where each run's whole Lighthouse report is kept (:func:`report_name`), with
+    the elements and scripts behind each audit."""
     cli, browser = lighthouse_cli(), chromium()
     results = {name: [PageResult(kind, path) for kind, path in pages.items()] for name in sites}
     with contextlib.ExitStack() as stack:
@@ -272,6 +284,10 @@ def measure(
                     except Failure as failure:
                         say(f"lighthouse: {failure}; trying once more")
                         report = lighthouse(cli, url, browser, work / "report.json")
+                    if reports is not None:
+                        reports.mkdir(parents=True, exist_ok=True)
+                        kept = reports / report_name(name, kind, number + 1)
+                        shutil.copyfile(work / "report.json", kept)
                     run = summarize(report)
                     results[name][index].runs.append(run)
                     say(f"lighthouse: {name} {kind} {path} run {number + 1}/{runs}: {run.brief()}")
@@ -301,6 +317,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "from catalog/, unless --no-baseline)",
     )
     parser.add_argument("--json", type=Path, help="write every score and failing audit here")
+    parser.add_argument(
+        "--reports",
+        type=Path,
+        help="keep each run's whole Lighthouse report (JSON) in this directory, as "
+        "<site>-<page type>-<run>.json: the elements, resources and scripts behind each audit",
+    )
     parser.add_argument(
         "--no-baseline", action="store_true", help="leave out plain MkDocs + Material"
     )
@@ -334,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             missing = [kind for kind in args.pages if found[kind] is None]
             if not pages:
                 raise Failure(f"none of the pages asked for is in {sites[SITES[0]]}")
-            results = measure(sites, pages, args.runs, work)
+            results = measure(sites, pages, args.runs, work, args.reports)
             browser = chromium_version(chromium())
     except Failure as failure:
         print(f"bench.lighthouse: {failure}", file=sys.stderr)
@@ -350,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(results))
     for kind in missing:
         print(f"\nmissing: no {kind} page in the site")
-    for line in failing_lines(results):
+    for line in [*failing_lines(results), *error_lines(results)]:
         print(line)
     if unbuilt is not None:
         print(f"\n{unbuilt}")

@@ -41,6 +41,10 @@ class Run:
     audits: dict[str, list[Audit]]
     benchmark_index: float | None = None
     """Lighthouse's measure of the machine's speed in this run."""
+    errors: dict[str, str] = field(default_factory=dict)
+    """The audits Lighthouse could not run (``scoreDisplayMode`` ``error``), with its message:
+    a diagnostic such as ``layout-shifts`` or ``render-blocking-resources`` costs no points, so
+    only this says that its details (the elements, the resources) are missing."""
 
     def brief(self) -> str:
         return ", ".join(f"{name} {_score(self.scores.get(c))}" for c, name in CATEGORIES.items())
@@ -76,7 +80,12 @@ def summarize(report: Mapping[str, Any]) -> Run:
             if result.get("score") is not None
         ]
     index = (report.get("environment") or {}).get("benchmarkIndex")
-    return Run(scores, audits, None if index is None else float(index))
+    errors = {
+        name: str(result.get("errorMessage") or "").strip()
+        for name, result in results.items()
+        if result.get("scoreDisplayMode") == "error"
+    }
+    return Run(scores, audits, None if index is None else float(index), errors)
 
 
 @dataclass
@@ -165,6 +174,34 @@ def failing_lines(results: Mapping[str, Sequence[PageResult]]) -> list[str]:
     return lines
 
 
+def errored(results: Mapping[str, Sequence[PageResult]]) -> dict[str, tuple[int, int, str]]:
+    """Each audit Lighthouse could not run in some run: in how many runs, of how many, and the
+    first message it gave."""
+    runs = [run for pages in results.values() for page in pages for run in page.runs]
+    found: dict[str, tuple[int, int, str]] = {}
+    for run in runs:
+        for name, message in run.errors.items():
+            count, _total, first = found.get(name, (0, len(runs), message))
+            found[name] = (count + 1, len(runs), first)
+    return dict(sorted(found.items()))
+
+
+def error_lines(results: Mapping[str, Sequence[PageResult]]) -> list[str]:
+    """A line per audit Lighthouse could not run, so a missing diagnostic is not taken for a
+    clean one."""
+    found = errored(results)
+    if not found:
+        return []
+    lines = [
+        "\nAudits Lighthouse could not run (no score counts them, but their details, the "
+        "elements and resources behind a metric, are missing):"
+    ]
+    for name, (count, total, message) in found.items():
+        first = message.splitlines()[0] if message else "no message"
+        lines.append(f"  - {name}, in {count} of {total} runs: {first}")
+    return lines
+
+
 def benchmark_index(results: Mapping[str, Sequence[PageResult]]) -> float | None:
     """The median of Lighthouse's measure of the machine's speed over every run."""
     values = [
@@ -190,6 +227,10 @@ def to_json(
         "bar": BAR,
         "benchmark_index": benchmark_index(results),
         "missing": list(missing),
+        "errored": {
+            name: {"runs": count, "of": total, "message": message}
+            for name, (count, total, message) in errored(results).items()
+        },
         "sites": {
             site: [
                 {

@@ -25,8 +25,8 @@ from markupsafe import Markup
 
 from bench import plain
 from build_tools.check import check_catalog
-from build_tools.history.replay import read_history
 from build_tools.wire import site_paths
+from site_plugins.pages import site
 
 REPO = Path(__file__).resolve().parent.parent
 ARTICLE = '<article class="md-content__inner md-typeset">'
@@ -53,15 +53,14 @@ def shell(page: str, title: str) -> tuple[jinja2.Template, dict[str, Markup]]:
 
 
 def main(argv: list[str]) -> int:
-    catalog_dir, site, out = Path(argv[1]), Path(argv[2]), Path(argv[3])
-    options = plain.plugin_options(REPO)
-    result = check_catalog(catalog_dir, model_tiers=bool(options.get("model_tiers")))
+    catalog_dir, built, out = Path(argv[1]), Path(argv[2]), Path(argv[3])
+    build = plain.stand_in(REPO, catalog_dir)  # the renderer the plugin's build renders with
+    result = check_catalog(catalog_dir, model_tiers=build.options.model_tiers)
     if not result.ok or result.catalog is None:
         print(f"page_floor: {catalog_dir} fails its check", file=sys.stderr)
         return 1
     catalog = result.catalog
-    renderer = plain.renderer_for(REPO, options)
-    history = read_history(catalog_dir).including(catalog)
+    history = plain.history_of(build, catalog)
     roles = {
         site_paths.role_page(language, bundle.id, slug)
         for bundle in catalog.bundles
@@ -70,10 +69,10 @@ def main(argv: list[str]) -> int:
         for _pointer, slug, _version in bundle.roles
     }
     role_pages = [
-        p for p in site.catalog_pages(catalog, renderer, None, history) if p.src_uri in roles
+        p for p in site.catalog_pages(catalog, build.renderer, history) if p.src_uri in roles
     ]
     first = role_pages[0].src_uri.removesuffix(".md") + ".html"
-    template, parts = shell((site / first).read_text(encoding="utf-8"), role_pages[0].title)
+    template, parts = shell((built / first).read_text(encoding="utf-8"), role_pages[0].title)
     written = 0
     started = time.perf_counter()
     for page in role_pages:

@@ -16,27 +16,28 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import yaml
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
+from mkdocs.config import load_config
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
 from build_tools.check import check_catalog
 from build_tools.history.replay import read_history
-from build_tools.history.versions import History
+from build_tools.history.versions import History, Reach
 from build_tools.model.catalog import Catalog
-from build_tools.wire import judged, raw_tree, site_paths
+from build_tools.wire import judged, site_paths
 from site_plugins.catalog import theme
 from site_plugins.catalog.build import SiteBuild
-from site_plugins.catalog.config import RolesCatalogConfig
 from site_plugins.catalog.files import Contents, page_meta
+from site_plugins.catalog.plugin import RolesCatalogPlugin
 from site_plugins.pages import site
-from site_plugins.pages.rendering import Renderer, SitePage
+from site_plugins.pages.rendering import SitePage
 
 PLUGIN = "roles-catalog"
 PAGEFIND = "rolecat-search"
@@ -70,22 +71,27 @@ shows them, and the downloads kept as files; nothing of the roles-catalog plugin
 
 - Files the plugin publishes to download whose names end in .md (the tools' exports): MkDocs would
   render them as pages, so they are marked static, as the plugin marks them.
-- The overrides' labels in each page's language, and the sidebar's entries the plugin names in
-  the language of the page they are shown on.
+- The hand-written pages in each language: a translation (about.ru.md) published at /about/ru/,
+  each page's language and its translations for the switcher (site_plugins.catalog.handwritten).
+- Each page's sidebar in its own language and the site's name in it (the plugin's
+  SiteBuild.speak), the 404 page's in the root language; the overrides' labels in each page's
+  language.
 """
 
 import json
 from pathlib import Path
 
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, Files
 
-from site_plugins.catalog import chrome
-from site_plugins.pages.labels import FALLBACK
+from site_plugins.catalog import chrome, handwritten
 
-MANIFEST = json.loads((Path(__file__).parent / "plain.json").read_text())
+MANIFEST = json.loads((Path(__file__).parent / "plain.json").read_text(encoding="utf-8"))
 DOWNLOADS = set(MANIFEST["downloads"])
-GENERATED = set(MANIFEST["generated"])
-NAV_WORDS = chrome.NavWords() if hasattr(chrome, "NavWords") else None
+HANDWRITTEN = set(MANIFEST["handwritten"])
+LANGUAGES = MANIFEST["languages"]
+ROOT = MANIFEST["root"]
+NAMES = MANIFEST["names"]
+STATE = {"written": None, "navs": None, "site_name": None}
 
 
 class Download(File):
@@ -97,82 +103,98 @@ def on_files(files, config):
     for found in [f for f in files if f.src_uri in DOWNLOADS]:
         files.remove(found)
         files.append(Download(found.src_uri, config.docs_dir, config.site_dir, False))
+    own = Files([f for f in files if f.src_uri in HANDWRITTEN])
+    STATE["written"] = handwritten.place(own, LANGUAGES, ROOT, config.use_directory_urls)
+    STATE["navs"], STATE["site_name"] = None, config.site_name
     return files
 
 
 def on_env(env, config, files):
-    env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs)
+    env.globals["rolecat"] = chrome.PageLanguage(config.theme.dirs, LANGUAGES)
     return env
 
 
+def on_page_markdown(markdown, page, config, files):
+    written = STATE["written"]
+    if page.file.src_uri in written.language:
+        page.meta[chrome.META_KEY] = written.language[page.file.src_uri]
+        page.meta["rolecat_alternates"] = written.alternates(page.file.src_uri)
+    return markdown
+
+
+def speak(context, nav, language, config):
+    language = language or ROOT
+    if STATE["navs"] is None:
+        STATE["navs"] = chrome.language_navs(nav, LANGUAGES)
+    shown = STATE["navs"].get(language)
+    if shown is not None:
+        context["nav"] = shown
+    config.site_name = NAMES.get(language) or STATE["site_name"]
+
+
 def on_page_context(context, page, config, nav):
-    if NAV_WORDS is not None:
-        NAV_WORDS.show(nav.pages, page.meta.get(chrome.META_KEY, FALLBACK), GENERATED)
+    speak(context, nav, page.meta.get(chrome.META_KEY), config)
     return context
+
+
+def on_template_context(context, template_name, config):
+    if context.get("nav") is not None:
+        speak(context, context["nav"], None, config)
+    return context
+
+
+def on_post_build(config):
+    config.site_name = STATE["site_name"]
 '''
 """The plain project's one hook (MkDocs' own ``hooks:``), no roles-catalog: what the theme's
-overrides need to show the same pages (labels, sidebar entries), the downloads kept as files."""
+overrides need to show the same pages (labels, each language's sidebar and site name, the
+hand-written translations' places), the downloads kept as files."""
+
+
+def stand_in(repo: Path, catalog_dir: Path) -> SiteBuild:
+    """The plugin's own :class:`SiteBuild` for the repository's ``mkdocs.yml``, loaded and
+    validated as ``mkdocs build`` loads it (every plugin option with its default), reading
+    ``catalog_dir``; nothing is checked, built or written."""
+    config = load_config(str(repo / "mkdocs.yml"))
+    plugin = config.plugins.get(PLUGIN)
+    if not isinstance(plugin, RolesCatalogPlugin):
+        raise SystemExit(f"bench: {repo / 'mkdocs.yml'} has no {PLUGIN} plugin")
+    options = plugin.config
+    options.catalog_dir = str(catalog_dir)
+    with warnings.catch_warnings():
+        # SiteBuild reads MkDocs' deprecated ``user_configs`` (the site_dir mkdocs.yml names),
+        # which ``mkdocs build`` logs as INFO and pytest's warning filter would make an error.
+        warnings.filterwarnings("ignore", "user_configs is never used", DeprecationWarning)
+        return SiteBuild(config, options, None, logging.getLogger("bench"))
+
+
+def history_of(build: SiteBuild, catalog: Catalog) -> History:
+    """The history the plugin's build reads for ``catalog`` (``SiteBuild.history``), read here in
+    this process: none when the ``history`` option is off."""
+    if not build.options.history:
+        return History(Reach(unavailable="off")).including(catalog)
+    return read_history(build.catalog_dir, build.lock).including(catalog)
 
 
 def plugin_files(
-    repo: Path,
-    catalog_dir: Path,
-    catalog: Catalog,
-    site_url: str | None,
-    history: History,
-    options: dict[str, Any],
+    build: SiteBuild, catalog: Catalog, history: History
 ) -> tuple[Contents, dict[str, SitePage]]:
     """Every file the plugin adds to a build of this catalog, as its own ``SiteBuild`` makes
     them (pages, raw tree, instruction and export files, feeds), and the pages among them."""
-    settings = SimpleNamespace(
-        site_url=site_url,
-        use_directory_urls=True,
-        docs_dir="docs",
-        config_file_path=str(repo / "mkdocs.yml"),
-        site_name=options.get("site_name", "Agent roles catalog"),
-        site_author=None,
-        site_description=None,
-        site_dir="site",
-        user_configs=[],
-    )
-    plugin_options = SimpleNamespace(
-        catalog_dir=str(catalog_dir),
-        lock=None,
-        page_templates=options.get("page_templates"),
-        formats=tuple(options.get("formats") or raw_tree.FORMATS),
-        model_tiers=bool(options.get("model_tiers")),
-        history=True,
-        marketplace_name=options.get("marketplace_name"),
-        marketplace_owner=options.get("marketplace_owner"),
-    )
-    build = SiteBuild(
-        cast(MkDocsConfig, settings),
-        cast(RolesCatalogConfig, plugin_options),
-        None,
-        logging.getLogger("bench"),
-    )
     # The check ran without the build: the raw files are written anew, not from its digests.
     build.catalog, build.published = catalog, judged.Memo()
     contents, problems = build.catalog_files(Files([]), lambda: history)
     if problems:
-        raise SystemExit(f"bench: the plugin's files of {catalog_dir}: {problems[0]}")
+        raise SystemExit(f"bench: the plugin's files of {build.catalog_dir}: {problems[0]}")
     return contents, build.pages
 
 
-def plugin_options(repo: Path) -> dict[str, Any]:
-    """The ``roles-catalog`` options of the repository's ``mkdocs.yml``."""
-    with (repo / "mkdocs.yml").open("rb") as stream:
-        config: dict[str, Any] = yaml_load(stream)
-    return _plugin_entry(config.get("plugins") or [])[1]
-
-
-def renderer_for(repo: Path, options: dict[str, Any]) -> Renderer:
-    """The page renderer the plugin makes with these options (``SiteBuild``)."""
-    return Renderer(
-        theme.page_template_dirs(repo, options.get("page_templates")),
-        formats=tuple(options.get("formats") or raw_tree.FORMATS),
-        model_tiers=bool(options.get("model_tiers")),
-    )
+def plugin_nav(build: SiteBuild, catalog: Catalog, docs: Path, pages: list[str]) -> list[Any]:
+    """The sidebar the plugin's build makes (``SiteBuild.add_files``): a section per language,
+    with the hand-written ``pages`` of ``docs`` in each language's."""
+    use_directory_urls = build.config.use_directory_urls
+    found = Files([File(page, str(docs), "site", use_directory_urls) for page in pages])
+    return site.nav(catalog, build._handwritten_nav(found))
 
 
 def role_pages(catalog: Catalog) -> list[str]:
@@ -209,9 +231,9 @@ def prepare(
     config_file = repo / "mkdocs.yml"
     with config_file.open("rb") as stream:
         config: dict[str, Any] = yaml_load(stream)
-    config["plugins"], options = _plugin_entry(config.get("plugins") or [], search)
-    tiers = bool(options.get("model_tiers"))
-    result = check_catalog(catalog_dir, model_tiers=tiers)
+    config["plugins"], _options = _plugin_entry(config.get("plugins") or [], search)
+    build = stand_in(repo, catalog_dir)
+    result = check_catalog(catalog_dir, model_tiers=build.options.model_tiers)
     if not result.ok or result.catalog is None:
         lines = "\n".join(str(d) for d in result.diagnostics[:5])
         raise SystemExit(f"bench: {catalog_dir} fails its check:\n{lines}")
@@ -224,9 +246,7 @@ def prepare(
     source_docs = repo / str(config.get("docs_dir") or "docs")
     handwritten = sorted(p.relative_to(source_docs).as_posix() for p in source_docs.rglob("*.md"))
     shutil.copytree(source_docs, docs, dirs_exist_ok=True)
-    site_url = config.get("site_url") or None
-    history = read_history(catalog_dir).including(catalog)
-    contents, built = plugin_files(repo, catalog_dir, catalog, site_url, history, options)
+    contents, built = plugin_files(build, catalog, history_of(build, catalog))
     downloads = []
     for path, content in contents.items():
         target = docs / path
@@ -239,7 +259,14 @@ def prepare(
         target.write_bytes(content if isinstance(content, bytes) else content.encoded())
         if path.endswith(".md"):  # a file to download, which MkDocs would take for a page
             downloads.append(path)
-    manifest = {"downloads": downloads, "generated": sorted(built)}
+    facts = build.renderer.site
+    manifest = {
+        "downloads": downloads,
+        "handwritten": handwritten,
+        "languages": list(catalog.languages),
+        "root": facts.home_language(catalog),
+        "names": {language: facts.name_in(language) for language in catalog.languages},
+    }
     (project / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     (project / HOOK).write_text(HOOK_SOURCE, encoding="utf-8")
     config["hooks"] = [*(config.get("hooks") or []), HOOK]
@@ -262,7 +289,7 @@ def prepare(
         strict=False,
         theme=chosen,
         validation=validation,
-        nav=[*site.nav(catalog), *handwritten],
+        nav=plugin_nav(build, catalog, docs, handwritten),
         extra={**dict(config.get("extra") or {}), "alternate": True},
     )
     config_path = project / "mkdocs.yml"

@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from bench import lighthouse
-from bench.lighthouse_report import PageResult, failing_lines, summarize, table, to_json
+from bench.lighthouse_report import (
+    PageResult,
+    error_lines,
+    failing_lines,
+    summarize,
+    table,
+    to_json,
+)
 from bench.static_host import accepts_gzip, hosted
 from tests.support.node_tools import PACKAGES
 from tests.support.paths import REPO
@@ -237,6 +244,29 @@ def test_medians_and_what_cost_the_points() -> None:
     assert page.failing("accessibility") == []
 
 
+def test_audits_lighthouse_could_not_run_are_named_not_taken_for_clean() -> None:
+    broken = report(1, 1, "1.0 s", 1)
+    message = "Cannot read properties of undefined (reading 'frame_sequence')"
+    broken["audits"]["layout-shifts"] = {
+        "score": None,
+        "scoreDisplayMode": "error",
+        "errorMessage": f"Required RootCauses gatherer encountered an error: {message}\nmore",
+    }
+    page = page_of(broken, report(1, 1, "1.0 s", 1))
+    assert page.runs[0].errors == {
+        "layout-shifts": broken["audits"]["layout-shifts"]["errorMessage"]
+    }
+    assert page.runs[1].errors == {}
+    lines = error_lines({"rolecat": [page]})
+    assert lines[1] == (
+        f"  - layout-shifts, in 1 of 2 runs: Required RootCauses gatherer encountered an error: "
+        f"{message}"
+    )
+    assert error_lines({"rolecat": [page_of(report(1, 1, "1.0 s", 1))]}) == []
+    errored = to_json({"rolecat": [page]}, [])["errored"]
+    assert errored["layout-shifts"]["runs"] == 1 and errored["layout-shifts"]["of"] == 2
+
+
 def test_the_table_marks_each_score_against_the_bar_and_names_the_audits() -> None:
     ours = page_of(report(0.97, 0.9, "2.4 s", 0.5), report(0.99, 0.95, "2.1 s", 0.5))
     plain = page_of(report(1, 1, "1.0 s", 1), report(1, 1, "1.0 s", 1))
@@ -293,7 +323,8 @@ def test_each_page_is_run_as_asked_and_a_failed_run_once_more(
     monkeypatch.setattr(lighthouse, "lighthouse_cli", lambda: fake)
     monkeypatch.setenv("CHROMIUM", sys.executable)  # any file: the stand-in starts no browser
     pages = {"home": "/", "gallery-en": "/fail-once/"}
-    results = lighthouse.measure({"rolecat": site}, pages, 2, tmp_path)
+    reports = tmp_path / "reports"
+    results = lighthouse.measure({"rolecat": site}, pages, 2, tmp_path, reports)
     runs = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(runs) == 5  # 2 pages x 2 runs, and the failed one again
     assert {run["chrome"] for run in runs} == {sys.executable}
@@ -310,6 +341,10 @@ def test_each_page_is_run_as_asked_and_a_failed_run_once_more(
     [home, gallery] = results["rolecat"]
     assert (home.kind, home.path, len(home.runs)) == ("home", "/", 2)
     assert gallery.score("performance") == 91 and len(gallery.runs) == 2
+    kept = sorted(path.name for path in reports.iterdir())
+    assert kept == [f"rolecat-{kind}-{n}.json" for kind in ("gallery-en", "home") for n in (1, 2)]
+    assert json.loads((reports / "rolecat-home-1.json").read_text()) == json.loads(text)
+    assert lighthouse.report_name("plain Material", "role-ru", 3) == "plain-material-role-ru-3.json"
 
 
 def test_the_pins_are_the_ones_the_suite_and_ci_install() -> None:

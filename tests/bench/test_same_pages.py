@@ -10,20 +10,25 @@ the pages are compared line by line, blank lines left out.)
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from bench import plain
+from bench import page_floor, plain
 from bench.__main__ import _build
 from bench.catalogs import REPO
+from build_tools.check import check_catalog
 
 SEARCH_DIRS = ("pagefind/", "search/", ".claude-plugin/", ".github/")
 """Left out of the comparison: each side's search index, and the marketplaces (hidden folders
 the baseline does not publish; tests/marketplace/ tests them)."""
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
+OUR_SEARCH_BOX = re.compile(r"\sdata-rolecat-search[\s>=]")
+"""Our header's search box (``partials/search.html``), not the buttons that open a search box
+(``data-rolecat-search-open``), which the pages show on both sites."""
 
 
 @pytest.fixture(scope="module")
@@ -94,5 +99,28 @@ def test_the_baseline_searches_with_materials_own_search(sites: dict[str, Path])
     assert (sites["material"] / "search" / "search_index.json").is_file()
     assert not (sites["material"] / "pagefind").exists()
     page = (sites["material"] / "index.html").read_text(encoding="utf-8")
-    assert 'data-md-component="search"' in page and "data-rolecat-search" not in page
+    assert 'data-md-component="search"' in page and not OUR_SEARCH_BOX.search(page)
+    ours = (sites["plugin"] / "index.html").read_text(encoding="utf-8")
+    assert OUR_SEARCH_BOX.search(ours) and 'data-md-component="search"' not in ours
     assert (sites["pagefind"] / "pagefind").is_dir() and (sites["plugin"] / "pagefind").is_dir()
+
+
+def test_the_page_floor_renders_every_role_page_as_the_plugin_does(
+    sites: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bench/page_floor.py renders each role page with the plugin's own renderer (what the pages
+    know of the site included): its article is the plugin's page content, inside the wrapper the
+    theme puts around it."""
+    catalog_dir = sites["plugin"].parent / "catalog"
+    argv = ["page_floor", str(catalog_dir), str(sites["plugin"]), str(tmp_path)]
+    assert page_floor.main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    catalog = check_catalog(catalog_dir, model_tiers=True).catalog
+    assert catalog is not None
+    roles = plain.role_pages(catalog)
+    assert printed["pages"] == len(roles) > 0
+    assert printed["bytes"] == sum((tmp_path / path).stat().st_size for path in roles)
+    for path in roles:
+        (floor,) = ARTICLE.findall((tmp_path / path).read_text(encoding="utf-8"))
+        (ours,) = ARTICLE.findall((sites["plugin"] / path).read_text(encoding="utf-8"))
+        assert "\n".join(_lines(floor)) in "\n".join(_lines(ours)), path
