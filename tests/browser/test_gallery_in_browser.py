@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from build_tools.check import check_catalog
 from tests.support.contrast import contrast
@@ -54,6 +54,11 @@ def shown_names(page: Page) -> list[str]:
     ]
 
 
+def in_first_screen(locator: Locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800
+
+
 def test_the_start_page_shows_every_roles_description_in_a_card(sized: Page, our_url: str) -> None:
     page = sized
     page.goto(our_url)
@@ -62,14 +67,26 @@ def test_the_start_page_shows_every_roles_description_in_a_card(sized: Page, our
     width = page.viewport_size["width"] if page.viewport_size else 0
     for name, description in roles:
         card = page.locator(".rolecat-card", has=page.get_by_role("link", name=name, exact=True))
-        expect(card.locator("p.rolecat-description")).to_have_text(description)
-        expect(card.locator(".rolecat-card-facts")).to_be_visible()
+        expect(card.locator("p.rolecat-card-description")).to_have_text(description)
+        expect(card.locator(".rolecat-chips")).to_be_visible()
         box = card.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, name
-    # A first-time visitor sees the search and the server's catalog URL without scrolling.
-    for first in (".rolecat-search-start", ".rolecat-start-server"):
-        box = page.locator(first).bounding_box()
-        assert box is not None and box["y"] + box["height"] <= 800, first
+    assert not sideways(page)
+    # A first-time visitor sees the search without scrolling, and the way to the server's
+    # catalog URL: the sidebar's page for servers and tools (a drawer on a phone), where the
+    # URL is the first thing shown.
+    assert in_first_screen(page.locator(".rolecat-search-start"))
+    if width < 1220:  # Material's sidebar is a drawer on narrower screens
+        page.locator("label.md-header__button[for='__drawer']").click()
+    nav = page.locator(".md-sidebar--primary")
+    connect = nav.get_by_role("link", name="For servers and tools", exact=True)
+    expect(connect).to_be_visible()
+    assert in_first_screen(connect)
+    connect.click()
+    expect(page).to_have_url(f"{our_url}connect/en/")
+    catalog_url = page.locator("#rolecat-catalog-url")
+    expect(catalog_url).to_have_text(f"AI_AGENT_ROLES_CATALOG_URL={our_url.rstrip('/')}")
+    assert in_first_screen(catalog_url)
     assert not sideways(page)
 
 
@@ -86,7 +103,8 @@ def test_the_filters_narrow_the_cards(sized: Page, our_url: str) -> None:
     page = sized
     page.goto(our_url)
     everyone = [name for name, _description in roles_in_english()]
-    box, model = page.get_by_label("Filter roles"), page.get_by_label("Model tier")
+    box = page.get_by_role("searchbox", name="Filter roles", exact=True)
+    model = page.get_by_role("combobox", name="Model", exact=True)
     count, none = page.locator(".rolecat-filter-count"), page.locator(".rolecat-filter-none")
     expect(count).to_have_text(f"Roles: {len(everyone)}")
     assert shown_names(page) == everyone
@@ -114,37 +132,58 @@ def test_the_filters_narrow_the_cards(sized: Page, our_url: str) -> None:
     assert shown_names(page) == everyone
     # The same on a language page, in its words.
     page.goto(f"{our_url}ru/")
-    page.get_by_label("Отбор ролей").fill("инцидент")
+    russian_box = page.get_by_role("searchbox", name="Отбор ролей", exact=True)
+    russian_box.fill("инцидент")
     expect(page.locator(".rolecat-filter-count")).to_have_text("1 из 6")
     assert shown_names(page) == ["Реагирование на инциденты"]
-    page.get_by_label("Отбор ролей").fill("")
-    page.get_by_label("Уровень модели").select_option("lite")
+    russian_box.fill("")
+    page.get_by_role("combobox", name="Модель", exact=True).select_option("lite")
     assert len(shown_names(page)) == 1
     assert not sideways(page)
 
 
-def test_a_bundle_with_no_match_shows_no_table(sized: Page, our_url: str) -> None:
+def test_a_bundle_with_no_match_shows_no_card(sized: Page, our_url: str) -> None:
+    """A bundle page's roles are cards now, no table: none is left, nor their group, and the
+    page says so."""
     page = sized
     page.goto(f"{our_url}en/engineering/")
-    page.get_by_label("Filter roles").fill("zanzibar")
+    box = page.get_by_role("searchbox", name="Filter roles", exact=True)
+    box.fill("zanzibar")
     expect(page.locator(".rolecat-filter-none")).to_be_visible()
-    expect(page.locator("#rolecat-roles table")).to_be_hidden()
-    expect(page.locator("#rolecat-roles th:visible")).to_have_count(0)
-    page.get_by_label("Filter roles").fill("")
-    expect(page.locator("#rolecat-roles tbody tr:visible")).to_have_count(3)
+    expect(page.locator(".rolecat-filter-none")).to_have_text("No role matches.")
+    expect(page.locator("#rolecat-roles .rolecat-card:visible")).to_have_count(0)
+    expect(page.locator("#rolecat-roles [data-rolecat-group]")).to_be_hidden()
+    expect(page.locator(".rolecat-filter-count")).to_have_text("0 of 3")
+    box.fill("")
+    expect(page.locator("#rolecat-roles .rolecat-card:visible")).to_have_count(3)
+    expect(page.locator(".rolecat-filter-none")).to_be_hidden()
 
 
 def test_phone_cards_of_a_bundle_label_the_version(browser: Browser, our_url: str) -> None:
-    for width, labelled in ((390, True), (1280, False)):
+    """A card names what each fact is at every width (no column header to lean on), and its
+    chips stay whole, one line each, inside the card; a phone shows one card a row."""
+    for width in (390, 1280):
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
         page.goto(f"{our_url}en/engineering/")
-        cell = page.locator("#rolecat-roles td.rolecat-version-cell").first
-        expect(cell).to_have_text("Version: 1" if labelled else "1", use_inner_text=True)
-        # Slugs stay whole beside the table's other columns.
-        for slug in page.locator("#rolecat-roles code.rolecat-slug").all():
-            box = slug.bounding_box()
-            assert box is not None and box["height"] < 30, slug.inner_text()
+        cards = page.locator("#rolecat-roles .rolecat-card")
+        expect(cards).to_have_count(3)
+        version = cards.first.locator(".rolecat-card-version")
+        expect(version).to_have_text("Version 1", use_inner_text=True)
+        for card in cards.all():
+            outer = card.bounding_box()
+            assert outer is not None
+            for chip in card.locator(".rolecat-chip").all():
+                box = chip.bounding_box()
+                assert box is not None and box["height"] < 30, chip.inner_text()
+                assert (
+                    outer["x"] <= box["x"]
+                    and box["x"] + box["width"] <= outer["x"] + outer["width"]
+                ), chip.inner_text()
+        if width == 390:  # one card a row
+            columns = {round(b["x"]) for b in (card.bounding_box() for card in cards.all()) if b}
+            assert len(columns) == 1, columns
+        assert not sideways(page)
         context.close()
 
 
@@ -154,18 +193,50 @@ def test_a_russian_page_speaks_russian_in_its_chrome(
 ) -> None:
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
-    for path in ("ru/", "ru/engineering/", "ru/engineering/code-reviewer/", "health/ru/"):
+    paths = (
+        "ru/",
+        "ru/engineering/",
+        "ru/engineering/code-reviewer/",
+        "health/ru/",
+        "connect/ru/",
+        "about/ru/",
+    )
+    for path in paths:
         page.goto(f"{our_url}{path}")
+        # The site's name, in the header and on its logo.
+        header = page.locator(".md-header")
+        expect(header.locator(".md-header__topic").first).to_have_text("Каталог ролей агентов")
+        expect(header.locator("a.md-logo")).to_have_attribute("aria-label", "Каталог ролей агентов")
         if width < 1220:  # Material's sidebar is a drawer on narrower screens
             page.locator("label.md-header__button[for='__drawer']").click()
         nav = page.locator(".md-sidebar--primary")
-        for russian in ("Обзор", "Состояние каталога", "О сайте"):
-            expect(nav.get_by_role("link", name=russian, exact=True)).to_be_visible()
-        for english in ("Overview", "Catalog health", "About this site"):
+        expect(nav.locator(".md-nav__title").first).to_contain_text("Каталог ролей агентов")
+        for russian in (
+            "Все роли",
+            "Состояние каталога",
+            "Для серверов и инструментов",
+            "Об этом сайте",
+        ):
+            # A link, or for the current page on a phone Material's toggle of its contents.
+            entry = nav.locator(".md-nav__link", has=page.get_by_text(russian, exact=True))
+            expect(entry.locator("visible=true").first).to_be_visible()
+        for english in (
+            "All roles",
+            "Catalog health",
+            "For servers and tools",
+            "About this site",
+            "Agent roles catalog",
+        ):
             expect(nav.get_by_text(english, exact=True)).to_have_count(0)
+            expect(header.get_by_text(english, exact=True)).to_have_count(0)
     page.goto(f"{our_url}ru/")
     card = page.locator(".rolecat-card").first
-    expect(card.locator("dt")).to_have_text(["Модель", "Версия", "Языки"])
+    expect(card.locator(".rolecat-tier-cell")).to_have_attribute("title", "Модель")
+    expect(card.locator(".rolecat-tier-cell")).to_have_text("Модель по умолчанию")
+    expect(card.locator(".rolecat-card-version")).to_have_text("Версия 1")
+    languages = card.locator(".rolecat-card-languages")
+    expect(languages.locator("[lang=en]")).to_have_attribute("title", "английский")
+    expect(languages.locator("[lang=ru]")).to_have_attribute("title", "русский")
     expect(page.locator(".rolecat-filter-count")).to_have_text("Роли: 6")
     context.close()
 
@@ -177,11 +248,17 @@ def test_cards_read_well_in_the_dark(browser: Browser, our_url: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     for selector in (
         ".rolecat-card .rolecat-name",
-        ".rolecat-card p.rolecat-description",
-        ".rolecat-card dd",
-        ".rolecat-start-server",
+        ".rolecat-card p.rolecat-card-description",
+        ".rolecat-card .rolecat-chip",
+        ".rolecat-card-languages a",
+        ".rolecat-search-start",
         ".rolecat-filters",
+        ".rolecat-filter-count",
     ):
+        assert contrast(page, selector) >= 4.5, selector
+    # The server's catalog URL, which the start page showed, is on the page for servers.
+    page.goto(f"{our_url}connect/en/")
+    for selector in ("#rolecat-catalog-url", "button.rolecat-copy-command"):
         assert contrast(page, selector) >= 4.5, selector
     context.close()
 
@@ -231,8 +308,9 @@ def test_the_coverage_matrix(
 def test_the_stale_banner_says_what_it_was_translated_from(page: Page, history_url: str) -> None:
     page.goto(f"{history_url}ru/team/writer/")
     expect(page.locator(".rolecat-stale")).to_contain_text(
-        "Перевод сделан с версии 1 текста на языке English; сейчас этот текст в версии 2."
+        "Перевод сделан с версии 1 текста (английский); сейчас этот текст в версии 2."
     )
+    expect(page.locator(".rolecat-stale")).not_to_contain_text("English")
 
 
 def test_nothing_loads_from_another_host(page: Page, our_url: str) -> None:

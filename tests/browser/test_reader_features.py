@@ -1,18 +1,25 @@
 """What a reader meets in Chromium: pages in their own language, phones, dark mode, the filter
-box, the "use it" block, and what the preview shows while a catalog is being edited."""
+box, what servers and tools read of a role (folded on its page), and what the preview shows
+while a catalog is being edited."""
+
+# Russian text is meant to be Cyrillic: RUF001 (letters that look Latin) does not apply here.
+# ruff: noqa: RUF001
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.contrast import contrast
+from tests.support.history_repo import GitRepo, Story
+from tests.support.history_repo import instructions as story_instructions
 from tests.support.paths import OUR_CATALOG, REPO
-from tests.support.site_builds import copy_catalog, serve
+from tests.support.site_builds import build, copy_catalog, serve
 
 
 @pytest.mark.parametrize(
@@ -45,11 +52,19 @@ def test_each_page_speaks_its_language(
     expect(page.locator("[data-md-component=palette] label:visible")).to_have_attribute(
         "title", toggle
     )
-    copy = {"ru": "Скопировать инструкции"}.get(lang, "Copy instructions")
-    expect(page.locator("button.rolecat-copy")).to_have_text(copy)
+    # The copy button shows its label; "Copied" waits, hidden, in the same cell of the button.
+    copy, copied = {"ru": ("Скопировать инструкции", "Скопировано")}.get(
+        lang, ("Copy instructions", "Copied")
+    )
+    button = page.locator("button.rolecat-copy")
+    expect(button).to_have_accessible_name(copy)
+    expect(button.locator(".rolecat-label-idle")).to_be_visible()
+    expect(button.locator(".rolecat-label-idle")).to_have_text(copy)
+    expect(button.locator(".rolecat-label-done")).to_be_hidden()
+    expect(button.locator(".rolecat-label-done")).to_have_text(copied)
     # The sidebar's entry we add, in the page's language where we have its words.
-    overview = {"ru": "Обзор"}.get(lang, "Overview")
-    expect(page.locator(".md-sidebar--primary .md-nav__link").first).to_contain_text(overview)
+    home = {"ru": "Все роли"}.get(lang, "All roles")
+    expect(page.locator(".md-sidebar--primary .md-nav__link").first).to_contain_text(home)
 
 
 def test_search_on_a_third_language_page(page: Page, multilingual_url: str) -> None:
@@ -92,14 +107,41 @@ def test_no_page_scrolls_sideways_on_a_phone(
     assert wide == []
 
 
-def test_slugs_wrap_at_hyphens_only(browser: Browser, our_url: str) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 800})
+LONG_SLUG = "weekend-on-call-incident-escalation-coordinator"
+
+
+@pytest.fixture(scope="module")
+def stale_slug_url(tmp_path_factory: pytest.TempPathFactory, static_host: Any) -> str:
+    """A catalog whose one role has a long slug and a Russian translation left behind: the
+    health page lists it with its slug (bundle pages show cards, no slugs)."""
+    root = tmp_path_factory.mktemp("browser-stale-slug")
+    repo = GitRepo(root)
+    story = Story(root / "catalog", versions={LONG_SLUG: 1})
+    story.write()
+    repo.commit("A role with a long slug", "2026-01-05")
+    story.versions[LONG_SLUG] = 2
+    story.roles[LONG_SLUG]["en"]["instructions"] = story_instructions(LONG_SLUG, "en", 1)
+    story.write()
+    repo.commit("English only", "2026-02-01")
+    built = build(root / "catalog", root / "site")
+    assert built.returncode == 0, built.output
+    return str(static_host(built.site))
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_slugs_wrap_at_hyphens_only(browser: Browser, stale_slug_url: str, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
-    page.goto(f"{our_url}en/engineering/")
+    page.goto(f"{stale_slug_url}health/ru/")
     slugs = page.locator("code.rolecat-slug")
-    expect(slugs).to_have_count(3)
+    expect(slugs).to_have_count(1)
+    expect(slugs).to_have_text(LONG_SLUG)
+    assert not page.evaluate(
+        "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    )
     for slug in slugs.all():
-        # Each word of the slug (the text between <wbr>s) lies on one line.
+        # It does wrap on a phone, in more than one line...
+        assert slug.evaluate("code => code.getClientRects().length") > 1
         lines = slug.evaluate(
             """code => Array.from(code.childNodes)
               .filter(node => node.nodeType === Node.TEXT_NODE)
@@ -109,6 +151,7 @@ def test_slugs_wrap_at_hyphens_only(browser: Browser, our_url: str) -> None:
                 return range.getClientRects().length;
               })"""
         )
+        # ...and each word of the slug (the text between <wbr>s) lies on one line.
         assert lines == [1] * len(slug.inner_text().split("-")), slug.inner_text()
     context.close()
 
@@ -119,22 +162,39 @@ def test_dark_mode_follows_the_system_and_the_toggle(browser: Browser, our_url: 
     page.goto(f"{our_url}en/engineering/code-reviewer/")
     body = page.locator("body")
     expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    # What servers and tools read, unfolded; then an action's panel, open over the page.
+    page.locator("details.rolecat-server-details > summary").click()
+    download = page.locator("details.rolecat-action[data-rolecat-action='download']")
+    download.locator("summary").click()
+    expect(download).to_have_attribute("open", "")
+    page.mouse.move(0, 0)  # no hover on what is measured
+    page.wait_for_timeout(300)  # past the buttons' colour transitions
     for selector in (
         "button.rolecat-copy",
-        ".rolecat-facts td.rolecat-launch",
-        ".rolecat-facts th",
+        ".rolecat-facts .rolecat-chip",
+        ".rolecat-facts .rolecat-fact-label",
+        "details.rolecat-action:not([open]) > summary",
+        "details.rolecat-action[open] > summary",
+        ".rolecat-action-panel a.rolecat-export",
+        "p.rolecat-launch",
         "pre.rolecat-instructions code",
         "article h1",
-        ".rolecat-use a",
+        ".rolecat-server-facts dt",
+        ".rolecat-server-facts a.rolecat-url code",
     ):
         assert contrast(page, selector) >= 4.5, selector
     page.goto(f"{our_url}en/engineering/")
-    for selector in ("#rolecat-roles td:nth-child(3)", "#rolecat-roles a", ".rolecat-filters"):
+    for selector in (
+        "#rolecat-roles .rolecat-card-description",
+        "#rolecat-roles .rolecat-card-title a",
+        "#rolecat-roles .rolecat-chip",
+        ".rolecat-filters",
+    ):
         assert contrast(page, selector) >= 4.5, selector
     # The toggle: from "as the system says" to light, then to dark, and it is remembered.
     page.locator("label[for='__palette_1']").click()
     expect(body).to_have_attribute("data-md-color-scheme", "default")
-    assert contrast(page, "#rolecat-roles a") >= 4.5
+    assert contrast(page, "#rolecat-roles .rolecat-card-title a") >= 4.5
     page.locator("label[for='__palette_2']").click()
     expect(body).to_have_attribute("data-md-color-scheme", "slate")
     page.reload()
@@ -144,31 +204,43 @@ def test_dark_mode_follows_the_system_and_the_toggle(browser: Browser, our_url: 
 
 def test_the_filter_box_narrows_a_bundle_as_you_type(page: Page, our_url: str) -> None:
     page.goto(f"{our_url}en/engineering/")
-    rows = page.locator("#rolecat-roles tbody tr")
-    box = page.get_by_label("Filter roles")
-    expect(rows).to_have_count(3)
+    cards = page.locator("#rolecat-roles .rolecat-card")
+    box = page.get_by_role("searchbox", name="Filter roles", exact=True)
+    expect(cards).to_have_count(3)
     for query, names in (
         ("incident", ["Incident Responder"]),  # a name
         ("test-eng", ["Test Engineer"]),  # a slug
         ("SEVERITY", ["Code Reviewer"]),  # a description, any case
-        ("tests engineer", ["Test Engineer"]),  # every word must match
+        ("tests flaky", ["Test Engineer"]),  # every word must match (the reviewer says "tests")
         ("", ["Code Reviewer", "Test Engineer", "Incident Responder"]),
     ):
         box.fill(query)
-        expect(rows.locator("visible=true").locator("td:nth-child(2) a")).to_have_text(names)
+        expect(
+            cards.locator("visible=true").locator(".rolecat-card-title .rolecat-name")
+        ).to_have_text(names)
     box.fill("incident")
     expect(page.locator(".rolecat-filter-count")).to_have_text("1 of 3")
     box.fill("zanzibar")
     expect(page.locator(".rolecat-filter-none")).to_be_visible()
     expect(page.locator(".rolecat-filter-none")).to_have_text("No role matches.")
     page.goto(f"{our_url}ru/engineering/")
-    page.get_by_label("Отбор ролей").fill("инцидент")
+    page.get_by_role("searchbox", name="Отбор ролей", exact=True).fill("инцидент")
     expect(page.locator(".rolecat-filter-count")).to_have_text("1 из 3")
 
 
 def test_use_it_gives_exact_urls_and_the_plain_text(page: Page, our_url: str) -> None:
+    """What servers and tools read of a role, folded at the foot of its page: the bundle files'
+    exact URLs and the plain text."""
     page.goto(f"{our_url}ru/engineering/code-reviewer/")
-    urls = page.locator("ul.rolecat-use a.rolecat-url code").all_inner_texts()
+    details = page.locator("details.rolecat-server-details")
+    expect(details.locator("summary")).to_have_text("Для серверов и инструментов")
+    links = details.locator("a.rolecat-url code")
+    expect(links.first).to_be_hidden()  # folded
+    details.locator("summary").click()
+    expect(links).to_have_count(3)
+    for link in links.all():
+        expect(link).to_be_visible()
+    urls = links.all_inner_texts()
     assert urls == [
         f"{our_url}bundles/engineering/ru.json",
         f"{our_url}bundles/engineering/ru.yaml",

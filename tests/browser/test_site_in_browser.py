@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from build_tools.check import update_lock
 from site_plugins.search.pagefind import PARTS_FILE, pages_by_language, split
@@ -33,7 +33,8 @@ def test_home_to_bundle_to_role(page: Page, our_url: str) -> None:
     page.locator("#bundle-engineering h2 a").click()
     expect(page).to_have_url(f"{our_url}en/engineering/")
     expect(page.locator("article h1")).to_have_text("Engineering")
-    page.get_by_role("link", name="Code Reviewer", exact=True).click()
+    # The role's card (the sidebar, open at this bundle, links the role too).
+    page.locator("article").get_by_role("link", name="Code Reviewer", exact=True).click()
     expect(page).to_have_url(f"{our_url}en/engineering/code-reviewer/")
     expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Reviewer")
     expect(page.locator("pre.rolecat-instructions")).to_contain_text("You are a code reviewer")
@@ -224,34 +225,57 @@ def test_make_serve_reloads_the_browser_after_a_catalog_edit(page: Page, tmp_pat
         assert update_lock(catalog).written
 
         expect(page.locator("article h1 .rolecat-name")).to_have_text("Code Critic", timeout=60_000)
-        expect(page.locator("td.rolecat-version")).to_have_text("2")
+        expect(page.locator(".rolecat-facts li.rolecat-version")).to_have_text(
+            re.compile(r"^Version 2( · |$)")
+        )
         assert settled(page, "window.__before_reload === undefined")
 
 
 HINTS = {
-    "writing/release-notes-writer": ("lite", "lite"),
-    "engineering/test-engineer": ("flash (written as sonnet)", "flash → lite"),
-    "engineering/incident-responder": (
-        "best: the strongest tier the deployment binds",
-        "ultra → max → pro → flash → lite",
+    # The fact in words, what happens where the deployment lacks the tier, and what the server
+    # reads: the word as written and the chain of tiers it walks, or the driver.
+    "writing/release-notes-writer": ("Lite, light and fastest", None, "chatModel: lite · lite"),
+    "engineering/test-engineer": (
+        "Flash, fast",  # an alias, as its tier
+        "If flash is not set up, it uses lite.",
+        "chatModel: sonnet · flash → lite",
     ),
-    "writing/translator": ("gpt-4o-mini", "driver: openai"),
-    "engineering/code-reviewer": ("server default", None),
+    "engineering/incident-responder": (
+        "The strongest available",
+        None,
+        "chatModel: best · ultra → max → pro → flash → lite",
+    ),
+    "writing/translator": ("gpt-4o-mini", None, "chatModel: gpt-4o-mini · driver openai"),
+    "engineering/code-reviewer": ("Default model", None, "Default model"),
 }
+
+
+def model_hint(page: Page, url: str) -> tuple[Locator, Locator]:
+    """A role page's model fact, and the model as written in its details for servers and tools,
+    unfolded."""
+    page.goto(url)
+    details = page.locator("details.rolecat-server-details")
+    details.locator("summary").click()
+    raw = details.locator("dd.rolecat-model-raw")
+    expect(raw).to_be_visible()
+    return page.locator(".rolecat-facts li.rolecat-model"), raw
 
 
 def test_role_pages_show_the_model_hint(page: Page, our_url: str) -> None:
     """A tier with its chain, an alias as its tier, best, a model key with its driver, none."""
-    for path, (shown, second) in HINTS.items():
-        page.goto(f"{our_url}en/{path}/")
-        cell = page.locator("td.rolecat-model")
-        expect(cell.locator(".rolecat-model-hint")).to_have_text(shown)
-        lines = cell.inner_text().splitlines()
-        assert lines == [shown] + ([second] if second else []), path
-    page.goto(f"{our_url}ru/engineering/test-engineer/")
-    expect(page.locator("td.rolecat-model .rolecat-model-hint")).to_have_text(
-        "flash (записано как sonnet)"
-    )
+    for path, (shown, fallback, written) in HINTS.items():
+        fact, raw = model_hint(page, f"{our_url}en/{path}/")
+        expect(fact).to_be_visible()
+        expect(fact).to_have_text(f"Model: {shown}")
+        if fallback:
+            expect(fact).to_have_attribute("title", fallback)
+        else:
+            expect(fact).not_to_have_attribute("title", re.compile("."))
+        expect(raw).to_have_text(written)
+    fact, raw = model_hint(page, f"{our_url}ru/engineering/test-engineer/")
+    expect(fact).to_have_text("Модель: Flash, быстрая")
+    expect(fact).to_have_attribute("title", "Если flash не настроена, используется lite.")
+    expect(raw).to_have_text("chatModel: sonnet · flash → lite")
 
 
 def visible_roles(page: Page, items: str) -> list[str]:
@@ -261,35 +285,42 @@ def visible_roles(page: Page, items: str) -> list[str]:
 
 def test_bundle_page_narrows_roles_by_tier(page: Page, our_url: str) -> None:
     page.goto(f"{our_url}en/engineering/")
-    table = "#rolecat-roles tbody tr"
+    cards = "#rolecat-roles .rolecat-card"
     everyone = ["Code Reviewer", "Test Engineer", "Incident Responder"]
-    expect(page.locator(table)).to_have_count(3)
-    assert visible_roles(page, table) == everyone
-    cells = page.locator("#rolecat-roles td.rolecat-tier-cell").all_inner_texts()
-    assert cells == ["server default", "flash", "best"]
-    control = page.get_by_label("Model tier")
+    expect(page.locator(cards)).to_have_count(3)
+    assert visible_roles(page, cards) == everyone
+    chips = page.locator(f"{cards} .rolecat-tier-cell").all_inner_texts()
+    assert chips == ["Default model", "Flash, fast", "The strongest available"]
+    control = page.get_by_role("combobox", name="Model", exact=True)
     expect(control).to_be_visible()
-    assert control.locator("option").all_inner_texts() == ["all", "flash", "best", "server default"]
+    assert control.locator("option").all_inner_texts() == [
+        "all", "Flash, fast", "The strongest available", "Default model"
+    ]  # fmt: skip
     control.select_option("flash")
-    expect(page.locator(f"{table}:visible")).to_have_count(1)
-    assert visible_roles(page, table) == ["Test Engineer"]
+    expect(page.locator(f"{cards}:visible")).to_have_count(1)
+    assert visible_roles(page, cards) == ["Test Engineer"]
     control.select_option("")
-    expect(page.locator(f"{table}:visible")).to_have_count(3)
+    expect(page.locator(f"{cards}:visible")).to_have_count(3)
 
 
 def test_language_page_lists_every_role_with_its_tier_and_narrows(page: Page, our_url: str) -> None:
     page.goto(f"{our_url}ru/")
-    table = "#rolecat-language-roles li[data-rolecat-item]"
-    expect(page.locator(table)).to_have_count(6)
-    control = page.get_by_label("Уровень модели")
+    cards = "#rolecat-roles .rolecat-card"
+    expect(page.locator(cards)).to_have_count(6)
+    control = page.get_by_role("combobox", name="Модель", exact=True)
     assert control.locator("option").all_inner_texts() == [
-        "все", "flash", "lite", "best", "своя модель", "по умолчанию сервера"
-    ]  # fmt: skip
+        "все",
+        "Flash, быстрая",
+        "Lite, лёгкая и самая быстрая",
+        "Самая сильная из доступных",
+        "Конкретная модель",
+        "Модель по умолчанию",
+    ]
     control.select_option("default")
-    assert visible_roles(page, table) == ["Ревьюер кода", "Технический писатель"]
+    assert visible_roles(page, cards) == ["Ревьюер кода", "Технический писатель"]
     control.select_option("model")
-    row = page.locator(f"{table}:visible")
-    expect(row).to_have_count(1)
-    expect(row.locator(".rolecat-tier-cell")).to_have_text("gpt-4o-mini")
+    card = page.locator(f"{cards}:visible")
+    expect(card).to_have_count(1)
+    expect(card.locator(".rolecat-tier-cell")).to_have_text("gpt-4o-mini")
     control.select_option("lite")
-    assert len(visible_roles(page, table)) == 1
+    assert len(visible_roles(page, cards)) == 1
