@@ -162,19 +162,26 @@ def collisions(catalog: Catalog, taken: Iterable[str] = ()) -> list[Diagnostic]:
 
 
 def handwritten_names(docs_dir: Path, use_directory_urls: bool = True) -> list[str]:
-    """Top-level names the docs directory publishes (``about.md`` -> ``about``)."""
+    """Top-level names the docs directory publishes (``about.md`` -> ``about``; its translation
+    ``about.ru.md`` is published at ``/about/ru/``, so it takes ``about`` too)."""
     if not docs_dir.is_dir():
         return []
-    names = []
+    names: dict[str, None] = {}
     for entry in sorted(docs_dir.iterdir()):
         if entry.name.startswith("."):
             continue
         if entry.is_file() and entry.suffix == ".md" and use_directory_urls:
-            if entry.stem not in ("index", "README"):
-                names.append(entry.stem)
+            stem, dot, _ = entry.stem.rpartition(".")
+            name = stem if dot and stem not in PAGE_INDEXES else entry.stem
+            if name not in PAGE_INDEXES:
+                names[name] = None
         else:
-            names.append(entry.name)
-    return names
+            names[entry.name] = None
+    return list(names)
+
+
+PAGE_INDEXES = ("index", "README")
+"""Hand-written pages published at their directory's own address, not at a name of their own."""
 
 
 def problems(catalog: Catalog, site: Site) -> list[Diagnostic]:
