@@ -48,8 +48,8 @@ def test_a_hand_written_page_takes_its_name(catalog: Catalog, tmp_path: Path) ->
     [line] = result.lines
     assert line.endswith(
         'bundle id "guide" is reserved on the site (/guide/ holds a hand-written page or file of '
-        "the site); rename the bundle (reserved: assets, bundles, connect, guide, health, pagefind, "
-        "schema, sha256sums)"
+        "the site); rename the bundle (reserved: assets, bundles, connect, guide, health, "
+        "pagefind, schema, sha256sums)"
     )
     assert catalog.check("--docs", str(tmp_path / "elsewhere")).lines == ["OK"]
 

@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.catalogs import Catalog
 from tests.support.history_repo import StoryRepo
-from tests.support.mcp_sessions import RUSSIAN, Client
+from tests.support.mcp_sessions import RUSSIAN, Client, run_session
 from tests.support.remote_hosts import StaticServer, publish
 
 Serve = Callable[..., AbstractAsyncContextManager[Client]]
@@ -54,7 +54,7 @@ def test_one_prompt_per_role_named_by_its_slug(catalog: Catalog, mcp_server: Ser
         async with mcp_server("--catalog", str(catalog.root)) as client:
             return await listed(client)
 
-    assert anyio.run(session) == [
+    assert run_session(session) == [
         ("one", "one (en)", "What one does, in en.", []),
         ("two", "two (en)", "What two does, in en.", []),
         ("three", "three (en)", "What three does, in en.", []),
@@ -69,7 +69,7 @@ def test_each_prompt_is_its_role_s_instructions_byte_for_byte(
         async with mcp_server("--catalog", str(catalog.root), "--language", language) as client:
             return await listed(client), await texts(client)
 
-    prompts, found = anyio.run(session)
+    prompts, found = run_session(session)
     assert found == instructions(catalog, language)
     if language == "ru":
         assert found["one"] == RUSSIAN
@@ -88,7 +88,7 @@ def test_an_unknown_name_is_an_error_and_the_session_goes_on(
                 await client.session.get_prompt("no-such-role")
             return refused.value.error, await text(client, "two"), len(await listed(client))
 
-    error, two, count = anyio.run(session)
+    error, two, count = run_session(session)
     assert error.code == INVALID_PARAMS and "no-such-role" in error.message
     assert (two, count) == (instructions(catalog, "en")["two"], 3)
 
@@ -113,7 +113,7 @@ def test_an_edit_is_served_once_it_passes_its_check(catalog: Catalog, mcp_server
                 await client.changed.wait()
             return unbumped, told, await text(client, "one"), client.stderr()
 
-    unbumped, told, after, stderr = anyio.run(session)
+    unbumped, told, after, stderr = run_session(session)
     assert (unbumped, told) == (before, False)
     assert after == edited
     assert 'index.json:21:22: role "one" changed since content-hashes.json recorded it' in stderr
@@ -135,7 +135,7 @@ def test_a_role_removed_on_disk_leaves_the_list(catalog: Catalog, mcp_server: Se
             assert client.changed.is_set()
             return names
 
-    assert anyio.run(session) == ["one", "two"]
+    assert run_session(session) == ["one", "two"]
 
 
 def test_a_published_site_is_served_as_the_server_reads_it(
@@ -150,7 +150,7 @@ def test_a_published_site_is_served_as_the_server_reads_it(
         async with mcp_server("--url", site.url + "/", "--language", "ru") as client:
             return await texts(client), client.stderr()
 
-    found, stderr = anyio.run(session)
+    found, stderr = run_session(session)
     assert found == instructions(catalog, "ru") and found["one"] == RUSSIAN
     assert stderr == f"rolecat mcp: serving 3 prompts in ru from {site.url}\n"
 
@@ -168,4 +168,4 @@ def test_a_translation_behind_its_original_says_so(story: StoryRepo, mcp_server:
         async with mcp_server("--catalog", str(story[0] / "catalog"), "--language", "ru") as c:
             return {name: description for name, _title, description, _ in await listed(c)}
 
-    assert anyio.run(session) == BEHIND
+    assert run_session(session) == BEHIND

@@ -22,6 +22,9 @@ IMPACTS = ("serious", "critical")
 SNIPPET = 120
 """Characters of a node's HTML a line shows."""
 
+SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
+"""No CSS transition or animation under way (an infinite one would time the wait out)."""
+
 # Only what a line needs crosses back from the page.
 RUN = """async () => {
   const results = await axe.run(document, { resultTypes: ["violations"] });
@@ -37,6 +40,9 @@ def axe_violations(page: Page, impacts: Iterable[str] = IMPACTS) -> list[str]:
     """One line per node that violates an axe rule with one of ``impacts``, on the page ``page``
     has open: ``rule (impact): help: at selector: <html snippet>``. axe-core is injected first
     (once per document)."""
+    # axe reads the colours of the moment: mid-transition (a result fading in, a hovered one
+    # taking its background) they are neither the old nor the new ones a reader sees.
+    page.wait_for_function(SETTLED)
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(path=node_package_file("axe-core", "axe.min.js"))
     wanted = set(impacts)

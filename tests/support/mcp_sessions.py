@@ -8,12 +8,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
 import pytest
 
 from tests.support.catalogs import Catalog, role
@@ -25,6 +27,17 @@ RUSSIAN = (
 )
 """A leading newline, CRLF, a tab, trailing spaces, guillemets, an emoji and a letter outside
 the BMP: a client must get every one of them."""
+
+
+T = TypeVar("T")
+
+
+def run_session(session: Callable[[], Awaitable[T]]) -> T:
+    """Run one client session to its end in a thread of its own: the browser tests' Playwright
+    keeps an event loop running in the main thread for the whole test session, and
+    ``anyio.run`` refuses to start a second one there."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(anyio.run, session).result()
 
 
 def require_sdk() -> None:
