@@ -11,41 +11,14 @@ import pytest
 from build_tools.diagnostics import Diagnostic
 from build_tools.model import schema
 from build_tools.sources.json_reader import Document
-from tests.support.catalogs import Catalog, role
+from tests.support.catalogs import Catalog, small_catalog
 from tests.support.upstream_fixtures import fixture
 
 
 @pytest.fixture
 def catalog(tmp_path: Path) -> Catalog:
     """Two bundles, two languages, three roles; written, locked and passing."""
-    index = {
-        "schemaVersion": 1,
-        "bundles": [
-            {
-                "id": "alpha",
-                "name": {"en": "Alpha", "ru": "Альфа"},
-                "description": {"en": "First.", "ru": "Первый."},
-                "languages": ["en", "ru"],
-                "roles": [{"slug": "one", "version": 1}, {"slug": "two", "version": 1}],
-            },
-            {
-                "id": "beta",
-                "name": {"en": "Beta", "ru": "Бета"},
-                "languages": ["en", "ru"],
-                "roles": [{"slug": "three", "version": 2}],
-            },
-        ],
-    }
-    files = {
-        (bundle, lang): {
-            "schemaVersion": 1,
-            "language": lang,
-            "roles": [role(slug, lang) for slug in slugs],
-        }
-        for bundle, slugs in (("alpha", ["one", "two"]), ("beta", ["three"]))
-        for lang in ("en", "ru")
-    }
-    return Catalog(tmp_path / "catalog", index, files).write().lock()
+    return small_catalog(tmp_path / "catalog").write().lock()
 
 
 @pytest.fixture

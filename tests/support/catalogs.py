@@ -58,6 +58,38 @@ class Catalog:
         return run("check", "--catalog", str(self.root), *extra)
 
 
+def small_catalog(root: Path) -> Catalog:
+    """Two bundles, two languages, three roles, passing once written and locked."""
+    index = {
+        "schemaVersion": 1,
+        "bundles": [
+            {
+                "id": "alpha",
+                "name": {"en": "Alpha", "ru": "Альфа"},
+                "description": {"en": "First.", "ru": "Первый."},
+                "languages": ["en", "ru"],
+                "roles": [{"slug": "one", "version": 1}, {"slug": "two", "version": 1}],
+            },
+            {
+                "id": "beta",
+                "name": {"en": "Beta", "ru": "Бета"},
+                "languages": ["en", "ru"],
+                "roles": [{"slug": "three", "version": 2}],
+            },
+        ],
+    }
+    files = {
+        (bundle, lang): {
+            "schemaVersion": 1,
+            "language": lang,
+            "roles": [role(slug, lang) for slug in slugs],
+        }
+        for bundle, slugs in (("alpha", ["one", "two"]), ("beta", ["three"]))
+        for lang in ("en", "ru")
+    }
+    return Catalog(root, index, files)
+
+
 def use_file(catalog: Catalog, bundle: str, lang: str, index: int, name: str) -> dict[str, object]:
     role = catalog.files[(bundle, lang)]["roles"][index]
     role["instructionsFile"] = name

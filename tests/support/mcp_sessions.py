@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 
-from tests.support.catalogs import Catalog, role
+from tests.support.catalogs import Catalog, small_catalog
 from tests.support.upstream_fixtures import in_ci
 
 RUSSIAN = (
@@ -52,37 +52,11 @@ def require_sdk() -> None:
 def write_catalog(root: Path) -> Catalog:
     """Two bundles in English and Russian, three roles (one Russian text is :data:`RUSSIAN`);
     written, locked and passing."""
-    index = {
-        "schemaVersion": 1,
-        "bundles": [
-            {
-                "id": "alpha",
-                "name": {"en": "Alpha", "ru": "Альфа"},
-                "description": {"en": "First.", "ru": "Первый."},
-                "languages": ["en", "ru"],
-                "roles": [{"slug": "one", "version": 1}, {"slug": "two", "version": 1}],
-            },
-            {
-                "id": "beta",
-                "name": {"en": "Beta", "ru": "Бета"},
-                "languages": ["en", "ru"],
-                "roles": [{"slug": "three", "version": 2}],
-            },
-        ],
-    }
-    files = {
-        (bundle, lang): {
-            "schemaVersion": 1,
-            "language": lang,
-            "roles": [role(slug, lang) for slug in slugs],
-        }
-        for bundle, slugs in (("alpha", ["one", "two"]), ("beta", ["three"]))
-        for lang in ("en", "ru")
-    }
-    files[("alpha", "ru")]["roles"][0].update(
+    catalog = small_catalog(root)
+    catalog.files[("alpha", "ru")]["roles"][0].update(
         name="Рецензент", description="Проверяет изменения.", instructions=RUSSIAN
     )
-    return Catalog(root, index, files).write().lock()
+    return catalog.write().lock()
 
 
 def command(*args: str) -> list[str]:
