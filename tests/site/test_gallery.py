@@ -3,6 +3,8 @@ name, description, model, version and languages, every catalog text shown as tex
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -118,6 +120,24 @@ def test_a_bundle_page_shows_its_roles_as_the_same_cards(our_site: Build) -> Non
     assert [card.slug for card in shown] == ["code-reviewer", "test-engineer", "incident-responder"]
     assert shown[0].text["span.rolecat-name"] == "Ревьюер кода"
     assert shown[0].links[0]["href"] == "code-reviewer/"
+
+
+def test_headings_go_down_one_level_at_a_time(our_site: Build) -> None:
+    """Screen readers list a page by its headings: a card's name is one level below the heading
+    it stands under (h3 under a bundle's h2 on a home page, h2 under the bundle's h1 on its own
+    page), never a level skipped (Lighthouse's heading-order)."""
+    for path, card_level in (
+        ("index.html", 3),
+        ("ru/index.html", 3),
+        ("ru/engineering/index.html", 2),
+    ):
+        page = (our_site.site / path).read_text(encoding="utf-8")
+        article = page[page.index("<article") : page.index("</article>")]
+        levels = [int(level) for level in re.findall(r"<h([1-6])[\s>]", article)]
+        assert levels[0] == 1, path
+        assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), (path, levels)
+        titles = re.findall(r'<h([1-6]) class="rolecat-card-title"', article)
+        assert titles and set(titles) == {str(card_level)}, (path, titles)
 
 
 def test_role_pages_carry_no_cards(our_site: Build) -> None:
