@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from mkdocs.structure.files import File, Files
 
+from build_tools.wire.site_paths import PAGE_INDEXES
 from site_plugins.pages.labels import language_name
 
 
@@ -73,7 +74,7 @@ def place(files: Files, languages: Iterable[str], root: str, directory_urls: boo
             continue
         stem, ext = posixpath.splitext(file.src_uri)
         name, dot, language = stem.rpartition(".")
-        if dot and language in known and posixpath.basename(name) not in ("index", "README"):
+        if dot and language in known and posixpath.basename(name) not in PAGE_INDEXES:
             if directory_urls:
                 file.dest_uri = f"{name}/{language}/index.html"
                 file.url = f"{name}/{language}/"
