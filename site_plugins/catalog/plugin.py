@@ -20,7 +20,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from site_plugins.catalog import chrome, preview, theme
+from site_plugins.catalog import chrome, nav_cache, preview, theme
 from site_plugins.catalog.build import SiteBuild
 from site_plugins.catalog.config import RolesCatalogConfig
 from site_plugins.catalog.publishing import AtomicPublishing
@@ -76,6 +76,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             config.theme.dirs, catalog.languages if catalog else ()
         )
         self.build.dated(files)
+        nav_cache.use_cache(env)
         if self.preview is not None:
             env.bytecode_cache = self.preview.compiled_templates
             preview.read_unread_pages(files, config, self.build.pages)

@@ -11,11 +11,17 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from build_tools.wire.site_paths import SEARCH_DIR
 
 _LANG = re.compile(rb"<html\b[^>]*?\blang=\"([a-zA-Z0-9-]+)\"")
+_HTML = re.compile(rb"<html\b[^>]*>")
+_TITLE = re.compile(rb"<title>[^<]*</title>")
+_READ_OUTSIDE_BODY = (b"<img", b"<h1", b"<IMG", b"<H1")
+"""What Pagefind might read before a page's ``data-pagefind-body``: a page that has one of these
+there is indexed whole."""
 
 
 PARTS_FILE = "rolecat-parts.json"
@@ -25,6 +31,8 @@ MiB = 1024 * 1024
 PART_MIB = 64
 """HTML indexed per Pagefind run, at most (unless one page is larger): Pagefind then peaks at
 about 250 MiB."""
+RUNS_AT_ONCE = 2
+"""Pagefind runs side by side: each uses about one core, the build has waited for all pages."""
 
 
 def pagefind_command(pages: Path, output: Path) -> list[str]:
@@ -93,27 +101,69 @@ def index_site(
         return "stopped"
     if not languages:
         return "no page names its language in <html lang>: nothing to index"
-    # Pagefind reads a directory: each part's pages are linked into one of their own, inside the
+    # Pagefind reads a directory: each part's pages are written into one of their own, inside the
     # site directory, so that whatever removes the site (a preview that stops) removes it too.
     with tempfile.TemporaryDirectory(prefix=".rolecat-search-", dir=site_dir) as scratch:
+        runs: list[tuple[str, int, int, list[Path]]] = []
         for language, pages in sorted(languages.items()):
             sizes = [(site_dir / relpath).stat().st_size for relpath in pages]
             parts = split(pages, sizes, part_bytes)
+            runs += [(language, number, len(parts), part) for number, part in enumerate(parts)]
+
+        def index(run: tuple[str, int, int, list[Path]]) -> str | None:
+            language, number, count, part = run
+            tree = Path(scratch) / f"{language}-{number}"
+            for relpath in part:
+                if not going():
+                    return "stopped"
+                _place(site_dir / relpath, tree / relpath)
             bundle = output / language
-            for number, part in enumerate(parts):
-                tree = Path(scratch) / f"{language}-{number}"
-                for relpath in part:
-                    if not going():
-                        return "stopped"
-                    _link(site_dir / relpath, tree / relpath)
-                problem = _pagefind(tree, bundle / str(number) if number else bundle, started)
-                shutil.rmtree(tree)
-                if problem is not None:
-                    where = f" (part {number + 1} of {len(parts)})" if len(parts) > 1 else ""
-                    return f"{language}{where}: {problem}"
-            others = [f"{number}/" for number in range(1, len(parts))]
-            (bundle / PARTS_FILE).write_text(json.dumps({"parts": others}), encoding="utf-8")
+            problem = _pagefind(tree, bundle / str(number) if number else bundle, started)
+            shutil.rmtree(tree)
+            if problem is None:
+                return None
+            where = f" (part {number + 1} of {count})" if count > 1 else ""
+            return f"{language}{where}: {problem}"
+
+        with ThreadPoolExecutor(RUNS_AT_ONCE, thread_name_prefix="pagefind") as pool:
+            problems = [problem for problem in pool.map(index, runs) if problem is not None]
+    if problems:
+        return problems[0]
+    for language, _, count, _ in runs:
+        others = [f"{number}/" for number in range(1, count)]
+        (output / language / PARTS_FILE).write_text(json.dumps({"parts": others}), encoding="utf-8")
     return None
+
+
+def searchable(page: bytes) -> bytes | None:
+    """The page as Pagefind indexes it, without the header and sidebars before its
+    ``data-pagefind-body`` (over half of a role page's bytes, which Pagefind would parse and
+    skip), or ``None`` where that could change the index: no body, or something before the body
+    that Pagefind reads whatever the body (any ``data-pagefind-*`` attribute, the page's first
+    image or heading). The ``<html>`` tag and the ``<title>`` stay."""
+    body = page.find(b"data-pagefind-body")
+    if body < 0:
+        return None
+    start = page.rfind(b"<", 0, body)
+    before = page[:start]
+    html = _HTML.search(before)
+    if start < 0 or html is None or b"data-pagefind" in before:
+        return None
+    if any(tag in before for tag in _READ_OUTSIDE_BODY):
+        return None
+    title = _TITLE.search(before)
+    head = b"<head>" + (title.group(0) if title else b"") + b"</head><body>"
+    return html.group(0) + head + page[start:]
+
+
+def _place(source: Path, target: Path) -> None:
+    """The page for Pagefind: its searchable part, or a link to it whole."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    page = searchable(source.read_bytes())
+    if page is None:
+        _link(source, target)
+    else:
+        target.write_bytes(page)
 
 
 def _link(source: Path, target: Path) -> None:

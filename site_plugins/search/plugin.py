@@ -33,7 +33,7 @@ class Background:
         self.part_mib = part_mib
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._process: subprocess.Popen[str] | None = None
+        self._processes: list[subprocess.Popen[str]] = []
         self._generation = 0
         self._threads: list[threading.Thread] = []
         self.quiet = quiet
@@ -42,8 +42,10 @@ class Background:
         with self._lock:
             self._generation += 1
             self._changed.notify_all()
-            if self._process is not None and self._process.poll() is None:
-                self._process.terminate()
+            for process in self._processes:
+                if process.poll() is None:
+                    process.terminate()
+            self._processes = []
 
     def request(self, site_dir: Path) -> None:
         with self._lock:
@@ -68,7 +70,7 @@ class Background:
     def _index(self, site_dir: Path, generation: int) -> None:
         def started(process: subprocess.Popen[str]) -> bool:
             with self._lock:
-                self._process = process
+                self._processes = [p for p in self._processes if p.poll() is None] + [process]
                 with contextlib.suppress(OSError):
                     os.setpriority(os.PRIO_PROCESS, process.pid, 10)
                 return generation == self._generation

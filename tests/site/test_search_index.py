@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from mkdocs.exceptions import PluginError
 
-from site_plugins.search.pagefind import PARTS_FILE, index_site
+from site_plugins.search import pagefind
+from site_plugins.search.pagefind import PARTS_FILE, index_site, searchable
 from site_plugins.search.plugin import PagefindSearchPlugin
+from tests.support.site_builds import Build
 
 
 def test_a_failing_index_is_one_line(tmp_path: Path) -> None:
@@ -80,3 +83,52 @@ def test_a_part_size_below_one_mib_is_refused(part_mib: int) -> None:
     plugin.on_startup(command="build", dirty=False)
     with pytest.raises(PluginError, match=f"part_mib must be at least 1 \\(MiB\\), not {part_mib}"):
         plugin.on_config(SimpleNamespace())  # type: ignore[arg-type]
+
+
+def _index_files(site: Path) -> dict[str, bytes]:
+    root = site / "pagefind"
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_pagefind_indexes_the_searchable_part_as_it_would_the_whole_page(
+    our_site: Build, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    for site in (cut, whole):
+        shutil.copytree(our_site.site, site, ignore=shutil.ignore_patterns("pagefind"))
+    pages = [page.read_bytes() for page in cut.rglob("*.html")]
+    bodies = [page for page in pages if b"data-pagefind-body" in page]
+    assert bodies and all(searchable(page) is not None for page in bodies)
+    assert index_site(cut) is None
+    monkeypatch.setattr(pagefind, "searchable", lambda page: None)
+    assert index_site(whole) is None
+    assert _index_files(cut) == _index_files(whole)
+
+
+def test_the_searchable_part_keeps_the_language_the_title_and_the_body() -> None:
+    page = (
+        b'<!doctype html><html lang="ru" dir="ltr"><head><meta charset="utf-8">'
+        b"<title>Role - Site</title></head><body><nav>menu</nav>"
+        b'<div id="c" data-pagefind-body><h1>Role</h1></div><footer>f</footer></body></html>'
+    )
+    assert searchable(page) == (
+        b'<html lang="ru" dir="ltr"><head><title>Role - Site</title></head><body>'
+        b'<div id="c" data-pagefind-body><h1>Role</h1></div><footer>f</footer></body></html>'
+    )
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b'<html lang="en"><body><p>no body marked: Pagefind reads it all</p></body></html>',
+        b'<html lang="en"><body><img src="logo.png"><div data-pagefind-body>x</div></body></html>',
+        b'<html lang="en"><body><h1>Site</h1><div data-pagefind-body>x</div></body></html>',
+        b'<html lang="en"><body data-pagefind-filter="a"><div data-pagefind-body>x</div></html>',
+        b"<div data-pagefind-body>no html tag before it</div>",
+    ],
+    ids=["no-body", "image-before", "heading-before", "attribute-before", "no-html-tag"],
+)
+def test_a_page_with_anything_pagefind_reads_before_its_body_is_indexed_whole(
+    page: bytes,
+) -> None:
+    assert searchable(page) is None
