@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
-from bench import peers, plain, search, serve
+from bench import handwritten, peers, plain, search, serve
 from bench.catalogs import (
     INSTRUCTIONS,
     LANGUAGES,
@@ -61,15 +61,20 @@ from bench.measure import TIMES, Run, markdown, median, paired_ratio, ratio_text
 from build_tools.model.catalog import last_modified
 
 TARGET_BUILD = 1.2
-"""The plugin's build at most this many times plain MkDocs + Material with its built-in search."""
-BUILD_TARGET_SIZES = ("M", "L")
+"""The plugin's build at most this many times plain MkDocs + Material building the same roles
+written by hand as Markdown (bench/handwritten.py), with its built-in search."""
+BUILD_TARGET_SIZES = ("M",)
+TARGET_PAGE_MS = 3.0
+"""The plugin's build at M, per role page, at most this many milliseconds."""
 TARGET_PAGE_GROWTH = 1.2
-TARGET_RELOAD = 0.75
+TARGET_RELOAD = 0.5
 TARGET_HISTORY_RELOAD = 1.5
 TARGET_MEMORY_MIB = 600
 HISTORY_COMMITS = 300
-BASELINES = ("material", "pagefind")
-"""The plain builds: Material's built-in search (the target's), and Pagefind on both sides."""
+BASELINES = ("markdown", "material", "pagefind")
+"""The plain builds: the roles written as Markdown with Material's built-in search (the target's,
+bench/handwritten.py); the plugin's own pages as Markdown with Material's built-in search, and
+with Pagefind on both sides (bench/plain.py)."""
 BUILD_PHASES = (
     ("start", "config", "Python, imports and MkDocs' config"),
     ("config", "checked", "our check"),
@@ -98,6 +103,9 @@ class Row:
     languages: int = 0
     plugin: list[float | None] = field(default_factory=list)
     """Seconds of each run, ``None`` where the run failed: run i pairs with the baselines' run i."""
+    markdown: list[float | None] = field(default_factory=list)
+    """Plain MkDocs + Material with its built-in search, the roles written as Markdown."""
+    markdown_rss_kib: list[int] = field(default_factory=list)
     plain: list[float | None] = field(default_factory=list)
     """Plain MkDocs + Material with its built-in search."""
     pagefind: list[float | None] = field(default_factory=list)
@@ -118,9 +126,15 @@ class Row:
     failures: list[str] = field(default_factory=list)
     check_stages: str = ""
     """Where the check's time goes (bench/check_stages.py), measured at L."""
+    profile: str = ""
+    """Where one plugin build's time goes, by function (cProfile), measured at M."""
 
     def build_ratio(self) -> float | None:
-        """Plugin / plain MkDocs + Material with its built-in search."""
+        """Plugin / plain MkDocs + Material with its built-in search, the roles as Markdown."""
+        return paired_ratio(self.plugin, self.markdown) if self.markdown else None
+
+    def same_pages_ratio(self) -> float | None:
+        """Plugin / plain MkDocs + Material with its built-in search, the plugin's pages."""
         return paired_ratio(self.plugin, self.plain) if self.plain else None
 
     def pagefind_ratio(self) -> float | None:
@@ -138,11 +152,13 @@ def _build(
     catalog: Path | None,
     source: Path,
     timings: Path | None = None,
+    raw: bool = True,
 ) -> Run:
     """``mkdocs build``, counted as failed unless what it wrote is verified: the raw index as the
     catalog has it, and the first role's page, written by this very build and showing its name.
     ``source`` is the catalog the pages come from (``catalog`` is ``None`` for plain MkDocs);
-    ``timings`` the file the plugin marks its phases in."""
+    ``timings`` the file the plugin marks its phases in; without ``raw``, a site with no raw files
+    (the hand-written baseline), whose first role's page is verified alone."""
     if site.exists():
         shutil.rmtree(site)
     # The dates of the sitemap and the feeds, the same on both sides: the plugin's (the catalog's
@@ -156,10 +172,53 @@ def _build(
     argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
     started = time.time()
     result = run(argv, cwd=cwd, env=env)
-    problem = _site_problem(site, source, started) if result.ok else None
+    problem = _site_problem(site, source, started, raw) if result.ok else None
     if problem is None:
         return result
     return replace(result, returncode=-1, stderr=f"{result.stderr}\nnot verified: {problem}")
+
+
+PROFILED = 25
+"""Functions shown of a profiled build, by their own time and by their time with their calls."""
+
+
+def profile_build(catalog: Path, scratch: Path) -> str:
+    """Where one plugin build of ``catalog`` spends its time, by function: ``mkdocs build`` under
+    cProfile (which slows each call down, so the shares count, not the seconds), the functions
+    with the most time of their own and with the most time in all."""
+    import pstats
+
+    stats_file, site = scratch / "build.prof", scratch / "profiled-site"
+    env = {"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": str(last_modified(catalog))}
+    env["ROLES_CATALOG_DIR"] = str(catalog)
+    argv = [sys.executable, "-m", "cProfile", "-o", str(stats_file), "-m", "mkdocs", "build"]
+    done = run([*argv, "-q", "-f", str(REPO / "mkdocs.yml"), "-d", str(site)], cwd=REPO, env=env)
+    shutil.rmtree(site, ignore_errors=True)
+    if not done.ok or not stats_file.is_file():
+        return f"the profiled build failed:\n{done.tail()}"
+    stats = pstats.Stats(str(stats_file))
+    stats_file.unlink()
+    table = stats.stats  # type: ignore[attr-defined]
+    total = max(cumulative for _calls, _primitive, _own, cumulative, _callers in table.values())
+
+    def name(where: tuple[str, int, str]) -> str:
+        path, line, function = where
+        for prefix in (f"{REPO}/", "site-packages/"):
+            if prefix in path:
+                path = path.split(prefix, 1)[1]
+        return f"{function} ({path}:{line})" if line else function
+
+    def lines(key: int, what: str) -> list[str]:
+        ranked = sorted(table.items(), key=lambda item: item[1][key], reverse=True)[:PROFILED]
+        out = [f"  by {what} (of {total:.2f} s profiled):"]
+        for where, (_calls, primitive, own, cumulative, _callers) in ranked:
+            out.append(
+                f"    {own:6.2f} s own {cumulative:6.2f} s in all {primitive:>9,} calls  "
+                f"{name(where)}"
+            )
+        return out
+
+    return "\n".join([*lines(2, "own time"), *lines(3, "time with its calls")])
 
 
 def build_phases(marks: list[tuple[str, float]], started: float, ended: float) -> dict[str, float]:
@@ -177,11 +236,13 @@ def _read_marks(path: Path) -> list[tuple[str, float]]:
     return [(m["mark"], float(m["t"])) for m in map(json.loads, lines) if m]
 
 
-def _site_problem(site: Path, catalog: Path, started: float) -> str | None:
+def _site_problem(site: Path, catalog: Path, started: float, raw: bool = True) -> str | None:
     """What is missing or stale in a built site, or ``None``."""
     index = json.loads((catalog / "index.json").read_bytes())
     published = site / "index.json"
-    if not published.is_file() or published.read_bytes() != (catalog / "index.json").read_bytes():
+    if raw and (
+        not published.is_file() or published.read_bytes() != (catalog / "index.json").read_bytes()
+    ):
         return f"{published} is missing or is not the catalog's index.json"
     bundle = index["bundles"][0]
     language, slug = bundle["languages"][0], bundle["roles"][0]["slug"]
@@ -223,12 +284,18 @@ def measure_site(
     role_pages: list[str] = []
     for baseline in baselines:
         project = scratch / f"{size}-plain-{baseline}"
+        if baseline == "markdown":
+            say(f"{size}: writing the plain-MkDocs project of the roles as Markdown ...")
+            projects[baseline], pages = handwritten.prepare(catalog, project)
+            role_pages = role_pages or pages
+            continue
         say(f"{size}: writing the plain-MkDocs project ({baseline} search, the same pages) ...")
         projects[baseline], role_pages = plain.prepare(catalog, project, REPO, search=baseline)
     row.role_pages = len(role_pages)
     plugin_site = scratch / f"{size}-site-plugin"
     timings = scratch / f"{size}-build-timings.jsonl"
     times = {
+        "markdown": (row.markdown, row.markdown_rss_kib),
         "material": (row.plain, row.plain_rss_kib),
         "pagefind": (row.pagefind, row.pagefind_rss_kib),
     }
@@ -241,7 +308,7 @@ def measure_site(
             row.phases.append(build_phases(_read_marks(timings), started, started + result.seconds))
         for baseline, config in projects.items():
             site = scratch / f"{size}-site-plain-{baseline}"
-            result = _build(config, site, config.parent, None, catalog)
+            result = _build(config, site, config.parent, None, catalog, raw=baseline != "markdown")
             seconds, peaks = times[baseline]
             if _record(row, f"plain build ({baseline} search)", result, seconds):
                 peaks.append(result.peak_kib)
@@ -249,8 +316,12 @@ def measure_site(
                 shutil.rmtree(site, ignore_errors=True)
         say(
             f"{size}: builds run {number + 1}/{build_runs}: plugin {_secs(row.plugin[-1:])}, "
-            f"plain {_secs(row.plain[-1:])}, plain with Pagefind {_secs(row.pagefind[-1:])}"
+            f"plain Markdown {_secs(row.markdown[-1:])}, plain same pages {_secs(row.plain[-1:])}"
+            f", plain with Pagefind {_secs(row.pagefind[-1:])}"
         )
+    if size == "M":
+        say(f"{size}: one more plugin build, profiled ...")
+        row.profile = profile_build(catalog, scratch)
     if any(row.plugin):
         sizes = [(plugin_site / page).stat().st_size for page in role_pages]
         row.page_bytes = sum(sizes) / len(sizes) if sizes else None
@@ -444,13 +515,15 @@ def table(rows: Sequence[Row]) -> str:
         "size",
         f"roles {TIMES} langs",
         "plugin build",
-        "plain + Material search",
-        "plugin/plain",
-        "plain + Pagefind",
+        "plain: roles as Markdown + Material search",
+        "plugin/plain Markdown",
+        "plain: same pages + Material search",
+        "plugin/plain same pages",
+        "plain: same pages + Pagefind",
         "plugin/plain (Pagefind both)",
         "bytes/role page",
         "peak RSS plugin: tree (one process)",
-        "peak RSS plain",
+        "peak RSS plain (Material search)",
         "per role page: plugin (floor)",
         "serve edit→reload",
     ]
@@ -462,13 +535,15 @@ def table(rows: Sequence[Row]) -> str:
                 row.size,
                 f"{row.roles:,} {TIMES} {row.languages}",
                 _secs(row.plugin),
-                _secs(row.plain),
+                _secs(row.markdown),
                 _ratio(row.build_ratio()),
+                _secs(row.plain),
+                _ratio(row.same_pages_ratio()),
                 _secs(row.pagefind),
                 _ratio(row.pagefind_ratio()),
                 "—" if row.page_bytes is None else f"{row.page_bytes:,.0f}",
                 f"{_mib(row.plugin_rss_kib)} ({_mib(row.plugin_one_kib).removesuffix(' MiB')})",
-                f"{_mib(row.plain_rss_kib)}",
+                f"{_mib(row.markdown_rss_kib)} Markdown, {_mib(row.plain_rss_kib)} same pages",
                 f"{_ms(plugin, row.role_pages)} ({_ms(row.page_floor, row.role_pages)})",
                 _reload(row.serve),
             ]
@@ -488,7 +563,8 @@ def per_page(row: Row) -> list[str]:
         f"({plugin:.2f} s / {row.role_pages:,} role pages){ratio}; the floor "
         f"{_ms(floor, row.role_pages)} (bench/page_floor.py: each role page's content from our "
         "templates and the whole page from one Jinja2 template, written); plain MkDocs + "
-        f"Material search {_ms(median([v for v in row.plain if v is not None]), row.role_pages)}"
+        "Material search of the roles as Markdown "
+        f"{_ms(median([v for v in row.markdown if v is not None]), row.role_pages)}"
     ]
     phases = median_phases(row.phases)
     if phases:
@@ -522,13 +598,24 @@ def targets(rows: dict[str, Row], history: HistoryRow | None = None) -> list[Tar
         found.append(
             (
                 f"plugin build ≤ {TARGET_BUILD}{TIMES} plain MkDocs + Material with its built-in "
-                f"search, same pages, at {size}",
+                f"search, the roles written as Markdown, at {size}",
                 None
-                if row is None or not row.plain
+                if row is None or not row.markdown
                 else ratio is not None and ratio <= TARGET_BUILD,
                 _ratio(ratio),
             )
         )
+    plugin = median([v for v in medium.plugin if v is not None]) if medium else None
+    per_page_ms = (
+        1000 * plugin / medium.role_pages if medium and plugin and medium.role_pages else None
+    )
+    found.append(
+        (
+            f"the plugin's build at M ≤ {TARGET_PAGE_MS:g} ms per role page",
+            None if per_page_ms is None else per_page_ms <= TARGET_PAGE_MS,
+            "—" if per_page_ms is None else f"{per_page_ms:.2f} ms",
+        )
+    )
     one = max(large.plugin_one_kib) / 1024 if large and large.plugin_one_kib else None
     tree = max(large.plugin_rss_kib) / 1024 if large and large.plugin_rss_kib else None
     built = large is not None and bool(large.plugin) and None not in large.plugin
@@ -595,6 +682,69 @@ def targets(rows: dict[str, Row], history: HistoryRow | None = None) -> list[Tar
         )
     )
     return found
+
+
+def summary(rows: dict[str, Row], checks: Sequence[CheckRow]) -> str:
+    """The performance targets in one table: each line's work, both sides and the ratio."""
+    header = ["work", "baseline", "baseline's time", "rolecat", "ratio", "target"]
+    cells: list[list[str]] = []
+    medium, large = rows.get("M"), rows.get("L")
+    if medium is not None:
+        cells.append(
+            [
+                f"build M ({medium.roles:,} roles {TIMES} {medium.languages})",
+                "plain MkDocs + Material, the roles as Markdown, built-in search",
+                _secs(medium.markdown),
+                _secs(medium.plugin),
+                _ratio(medium.build_ratio()),
+                f"≤ {TARGET_BUILD}{TIMES}",
+            ]
+        )
+        plugin = median([v for v in medium.plugin if v is not None])
+        floor = medium.page_floor
+        cells.append(
+            [
+                "time per role page, M (the build / its role pages)",
+                "Jinja2 render + write of the same page (bench/page_floor.py)",
+                _ms(floor, medium.role_pages),
+                _ms(plugin, medium.role_pages),
+                _ratio(plugin / floor if plugin and floor else None),
+                f"≤ {TARGET_PAGE_MS:g} ms",
+            ]
+        )
+    for checked in checks:
+        if checked.size not in ("S", "L"):
+            continue
+        cells.append(
+            [
+                f"rolecat check {checked.size} ({checked.generation.upper()})",
+                f"upstream check-{checked.generation}.mjs"
+                + (f" (skipped: {checked.skipped})" if checked.skipped else ""),
+                _secs(checked.peer),
+                _secs(checked.check),
+                _ratio(checked.ratio()),
+                f"≤ {1.0 if checked.size == 'S' else 0.5}{TIMES}",
+            ]
+        )
+    if medium is not None and medium.serve is not None:
+        served = ["a one-role edit under make serve, M", "—", "—", _reload(medium.serve), "—"]
+        cells.append([*served, f"≤ {TARGET_RELOAD} s"])
+    if large is not None:
+        baseline = large.markdown_rss_kib or large.plain_rss_kib
+        what = "roles as Markdown" if large.markdown_rss_kib else "same pages"
+        cells.append(
+            [
+                "peak memory of the L build (process tree)",
+                f"plain MkDocs + Material, {what}",
+                _mib(baseline),
+                _mib(large.plugin_rss_kib),
+                _ratio(max(large.plugin_rss_kib) / max(baseline))
+                if baseline and large.plugin_rss_kib
+                else "—",
+                f"< {TARGET_MEMORY_MIB} MiB",
+            ]
+        )
+    return _markdown(header, cells)
 
 
 def compile_bytecode() -> None:
@@ -673,6 +823,9 @@ def report(
                 out.append(f"{where}: check.mjs skipped: {checked.skipped}")
             out.extend(f"{where}: FAILED: {failure}" for failure in checked.failures)
         out.append("")
+    if rows or checks:
+        out += ["The targets, each against what a user would run instead:", ""]
+        out += [summary(by_size, checks), ""]
     if rows:
         out += ["The site, against the site people would build instead:", "", table(rows), ""]
     if history is not None:
@@ -689,7 +842,10 @@ def report(
         out.append(
             "A build counts only when verified (the raw index.json as the catalog has it, the "
             "first role's page written by it, with the role's name); a failed run has no ratio "
-            "and fails its target. plugin build: `mkdocs build` of mkdocs.yml; plain: the same "
+            "and fails its target. plugin build: `mkdocs build` of mkdocs.yml; plain, roles as "
+            "Markdown: each role a Markdown page as a team would write it, plain Material with "
+            "its built-in search and a nav of the home page (bench/handwritten.py, the shape of "
+            "../shared/bench/makedocs.py --nav minimal); plain, same pages: the plugin's "
             "pages as Markdown (bench/plain.py), same nav, theme, overrides and raw files, no "
             "roles-catalog plugin, with Material's built-in search (its own header and search "
             "box) or with Pagefind (rolecat-search) as the plugin's site. bytes/role page: mean "
@@ -720,6 +876,10 @@ def report(
                     + ", ".join(f"{name} {seconds:.2f}" for name, seconds in phases)
                 )
             out.extend(f"  - {problem}" for problem in served.problems)
+    for row in rows:
+        if row.profile:
+            out.append(f"Where one plugin build's time goes at {row.size} (cProfile):")
+            out.append(row.profile)
     for row in rows:
         if row.check_stages:
             out.append(
@@ -786,8 +946,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--plain",
         default=",".join(BASELINES),
-        help="the plain builds, comma-separated: material (Material's built-in search, the "
-        "target's) and pagefind (Pagefind on both sides)",
+        help="the plain builds, comma-separated: markdown (the roles written as Markdown, "
+        "Material's built-in search: the target's), material (the plugin's pages as Markdown, "
+        "Material's built-in search) and pagefind (the same, Pagefind on both sides)",
     )
     parser.add_argument(
         "--pause",
@@ -803,7 +964,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"sizes are S, M and L; runs at least 1 (got {args.sizes!r}, {args.runs})")
     baselines = [b.strip() for b in args.plain.split(",") if b.strip()]
     if not baselines or any(b not in BASELINES for b in baselines):
-        parser.error(f"--plain names material, pagefind or both (got {args.plain!r})")
+        parser.error(f"--plain names markdown, material or pagefind (got {args.plain!r})")
     work: Path = args.work.resolve()
     (work / "run").mkdir(parents=True, exist_ok=True)
     node = shutil.which("node")

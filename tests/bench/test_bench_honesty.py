@@ -25,10 +25,11 @@ def test_a_failed_run_fails_its_target_instead_of_shifting_the_pairs() -> None:
 
 
 def test_a_failed_build_fails_its_target() -> None:
-    row = Row("M", Path("."), plugin=[1.0, None, 1.0], plain=[1.0, 1.0, 1.0])
+    row = Row("M", Path("."), plugin=[1.0, None, 1.0], markdown=[1.0, 1.0, 1.0])
     assert row.build_ratio() is None
     text, holds, numbers = targets({"M": row})[0]
-    assert "built-in search" in text and "at M" in text and holds is False and numbers == "—"
+    assert "built-in search" in text and "as Markdown" in text and "at M" in text
+    assert holds is False and numbers == "—"
 
 
 def test_a_skipped_peer_is_not_measured_rather_than_met() -> None:
@@ -97,6 +98,7 @@ def test_the_report_prints_each_ratio_with_its_target_and_the_machine() -> None:
         CheckRow("L", "yaml", Path("."), "synthetic", 5000, 2, [4.0], [1.0]),
     ]
     row = Row("M", Path("."), 500, 2, plugin=[6.0], plain=[4.0], pagefind=[5.0], role_pages=1000)
+    row.markdown = [3.0]
     row.page_floor = 0.35
     args = argparse.Namespace(runs=1, l_build_runs=1)
     text = report([row], args, checks=checks, node=None)
@@ -104,7 +106,15 @@ def test_the_report_prints_each_ratio_with_its_target_and_the_machine() -> None:
     assert first in text
     assert f"2.00{TIMES} | ≤ 1.0{TIMES}" in text  # the ratio beside its target
     assert f"0.25{TIMES} | ≤ 0.5{TIMES}" in text
-    assert f"6.00 s | 4.00 s | 1.50{TIMES} | 5.00 s | 1.20{TIMES}" in text
+    assert f"6.00 s | 3.00 s | 2.00{TIMES} | 4.00 s | 1.50{TIMES} | 5.00 s | 1.20{TIMES}" in text
+    # The summary: each line of the targets with both sides and the ratio.
+    build_line = f"| build M (500 roles {TIMES} 2) | plain MkDocs + Material, the roles as Markdown"
+    assert build_line in text
+    assert f"| 3.00 s | 6.00 s | 2.00{TIMES} | ≤ 1.2{TIMES} |" in text
+    assert f"| 0.35 ms | 6.00 ms | 17.14{TIMES} | ≤ 3 ms |" in text
+    check_line = "| rolecat check L (YAML) | upstream check-yaml.mjs | 4.00 s | 1.00 s |"
+    assert f"{check_line} 0.25{TIMES} |" in text
+    assert "✘ NOT MET       the plugin's build at M ≤ 3 ms per role page: 6.00 ms" in text
     assert "per role page at M: the plugin's build 6.00 ms" in text and "0.35 ms" in text
     assert f"✘ NOT MET       rolecat check ≤ 1.0{TIMES} check-json.mjs at S" in text
     assert f"✔ MET           rolecat check ≤ 0.5{TIMES} check-yaml.mjs at L" in text
