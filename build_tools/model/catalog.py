@@ -156,7 +156,7 @@ class Bundle:
     entry: dict[str, Any]
     files: dict[str, BundleFile] = field(default_factory=dict)
 
-    @property
+    @cached_property  # asked for by every page of the bundle; its index entry never changes
     def languages(self) -> list[str]:
         """Declared languages that are valid ids, in declared order, without repeats."""
         declared = self.entry.get("languages")

@@ -62,8 +62,12 @@ class EncodedFile(GeneratedFile):
             content = self.content_bytes
         except ValueError as error:  # bytes other than the check judged: one line, no site
             raise PluginError(f"roles-catalog: {error}") from None
-        os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
-        with open(self.abs_dest_path, "wb") as output:
+        try:  # most files go where others went before them: no makedirs for each
+            output = open(self.abs_dest_path, "wb")  # noqa: SIM115 (closed below)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self.abs_dest_path), exist_ok=True)
+            output = open(self.abs_dest_path, "wb")  # noqa: SIM115
+        with output:
             output.write(content)
 
     def is_documentation_page(self) -> bool:
