@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -177,8 +178,20 @@ def test_a_worker_that_raises_is_one_line_too(
 
 
 def _after_each_worker_run(monkeypatch: pytest.MonkeyPatch, change: Any) -> None:
-    """``change(bundle)`` called in a worker once it has read and checked each run."""
+    """``change(bundle)`` called in a worker once it has read and checked each run; the parent
+    claims no run before a worker has claimed one (on a busy machine it could claim them all
+    before the worker starts, and no change would be made)."""
     parent, original = os.getpid(), parallel_read._check_run
+    claim = parallel_read.WorkerReads._claim
+
+    def after_a_worker(self: Any, numbers: range) -> list[int]:
+        claims = self._claims
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and parallel_read._WORKER not in claims[:]:
+            time.sleep(0.01)
+        return claim(self, numbers)
+
+    monkeypatch.setattr(parallel_read.WorkerReads, "_claim", after_a_worker)
 
     def then_change(
         source: Any, index: Any, bundles: list[Bundle], formats: Any, **keywords: Any
