@@ -20,10 +20,11 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from site_plugins.catalog import chrome, nav_cache, preview, theme
+from site_plugins.catalog import chrome, nav_cache, preview, split_pages, theme
 from site_plugins.catalog.build import SiteBuild
 from site_plugins.catalog.config import RolesCatalogConfig
 from site_plugins.catalog.publishing import AtomicPublishing
+from site_plugins.search.plugin import PagefindSearchPlugin
 
 log = get_plugin_logger("roles-catalog")  # its lines start "roles-catalog:", as mkdocs.yml names it
 
@@ -35,6 +36,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self.preview: preview.Preview | None = None  # only while serving
         self.publishing: AtomicPublishing | None = None  # only for `mkdocs build`
         self.build: SiteBuild | None = None  # from on_config to the build's end
+        self.split: split_pages.SplitPages | None = None  # a build's pages in two processes
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve":
@@ -65,7 +67,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.build.add_files(files)
         return files
 
-    def on_env(
+    def _env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
         if self.build is None:
@@ -82,6 +84,25 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             preview.read_unread_pages(files, config, self.build.pages)
         return env
 
+    @event_priority(-1_000_000)  # once every plugin made the environment: the fork shares it
+    def _split(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment:
+        if self.build is not None and self.publishing is not None:
+            ours = (RolesCatalogPlugin, PagefindSearchPlugin)
+            self.split = split_pages.SplitPages.start(config, files, ours)
+        return env
+
+    on_env = CombinedEvent(_env, _split)
+
+    @event_priority(1_000_000)  # before any plugin uses the pages: all of them are written
+    def _join(self, *, config: MkDocsConfig) -> None:
+        if split_pages.in_second():
+            split_pages.end_second()
+        split, self.split = self.split, None
+        if split is not None:
+            split.join()
+
     @event_priority(100)  # before the search index is made
     def _let_go(self, *, config: MkDocsConfig) -> None:
         if self.build is not None:
@@ -94,9 +115,12 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         if self.publishing is not None:
             self.publishing.publish(config)
 
-    on_post_build = CombinedEvent(_let_go, _publish)
+    on_post_build = CombinedEvent(_join, _let_go, _publish)
 
+    @event_priority(1_000_000)  # the second process ends before any plugin cleans up
     def on_build_error(self, *, error: Exception) -> None:
+        if split_pages.in_second():
+            split_pages.end_second(error)
         self._stop()
 
     def on_shutdown(self) -> None:
@@ -105,6 +129,9 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
             self.preview.close()
 
     def _stop(self) -> None:
+        split, self.split = self.split, None
+        if split is not None:
+            split.stop()
         if self.publishing is not None:
             self.publishing.discard()
         self._stop_reading()
@@ -127,7 +154,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_page_context(
         self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> Any:
-        if self.build is not None:
+        if self.build is not None and not page.meta.get(split_pages.SKIP_KEY):
             self.build.page_context(page, context, nav)
         return context
 

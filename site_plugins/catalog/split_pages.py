@@ -1,0 +1,207 @@
+"""``mkdocs build`` writes its pages in two processes: MkDocs renders them one by one, on one core.
+
+Once every page is read and the template environment is made (``on_env``), the build forks. The
+second process renders the second half of the pages through MkDocs' own page loop, and nothing
+else: every other file is marked excluded in it, and it has no templates of its own to write.
+The first goes on as before (the static files, the sitemap, every page's anchors checked) but
+for the second half, which its main template renders as nothing (``page.meta`` ``rolecat_skip``:
+``templates/overrides/main.html`` then extends an empty template, and MkDocs writes no file for
+an empty page). Both render with the same state, from the same fork, through the same code: the
+pages are the ones one process writes, byte for byte.
+
+What the second process logs is held and logged again by the first once it is done (before any
+plugin's ``on_post_build``), so a strict build counts its warnings, and its failure fails the
+build with one line. It always ends with ``os._exit``: nothing it inherited (temporary
+directories, the staging directory) is cleaned up twice.
+
+The build splits only where that changes nothing but the time: a ``mkdocs build`` (a preview
+rebuilds a few pages), on a system with ``fork``, with no thread but the build's own running, at
+least :data:`SPLIT_PAGES` pages, and no plugin but rolecat's that handles a page as it is
+rendered (another plugin's ``on_page_context`` or ``on_post_page`` would see half the pages).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import os
+import pickle
+import signal
+import threading
+import traceback
+from dataclasses import dataclass, field
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+log = logging.getLogger("mkdocs.plugins.roles-catalog")
+
+SPLIT_PAGES = 200
+"""Fewer pages than this are rendered in one process: the fork would cost more than it saves."""
+SKIP_KEY = "rolecat_skip"
+"""In ``page.meta``: the other process renders this page."""
+PAGE_EVENTS = ("page_context", "post_page")
+"""The events MkDocs sends for a page as it renders it."""
+_SKIPPED = "Page skipped: '{}'. Generated empty output."
+"""What MkDocs logs of a page it did not write (mkdocs/commands/build.py)."""
+
+
+class SplitPages:
+    """One build's pages split between this process and a forked one."""
+
+    def __init__(self, pid: int, reader: int, skipped: dict[str, File]) -> None:
+        self.pid, self._reader, self.skipped = pid, reader, skipped
+        self._quiet = _DropSkipped(set(skipped))
+        logging.getLogger("mkdocs.commands.build").addFilter(self._quiet)
+
+    @classmethod
+    def start(cls, config: MkDocsConfig, files: Files, ours: tuple[type, ...]) -> SplitPages | None:
+        """Fork, where :func:`worth_it`; in the new process, set it to render its half and
+        return ``None``; in this one, the split."""
+        pages = files.documentation_pages(inclusion=InclusionLevel.is_included)
+        if not worth_it(config, len(pages), ours):
+            log.debug(f"the {len(pages)} pages are rendered here, in one process")
+            return None
+        log.debug(f"{len(pages) - len(pages) // 2} of the {len(pages)} pages rendered in a fork")
+        theirs = pages[len(pages) // 2 :]
+        reader, writer = os.pipe()
+        gc.freeze()  # the objects both share: no collection in the child touches (copies) them
+        pid = os.fork()
+        if pid == 0:
+            os.close(reader)
+            _become_second(config, files, set(map(id, theirs)), writer)
+            return None
+        gc.unfreeze()
+        os.close(writer)
+        for file in theirs:
+            assert file.page is not None
+            file.page.meta[SKIP_KEY] = True
+        return cls(pid, reader, {file.src_uri: file for file in theirs})
+
+    def join(self) -> None:
+        """Wait for the other process; log what it logged; fail as it failed."""
+        logging.getLogger("mkdocs.commands.build").removeFilter(self._quiet)
+        with os.fdopen(self._reader, "rb") as stream:
+            sent = stream.read()  # to its end before waiting: a full pipe would block it
+        _pid, status = os.waitpid(self.pid, 0)
+        records, failure = pickle.loads(sent) if sent else ([], None)
+        for record in records:
+            logging.getLogger(record.name).handle(record)
+        if failure is None and os.waitstatus_to_exitcode(status) != 0:
+            failure = f"it ended with status {os.waitstatus_to_exitcode(status)}"
+        for file in self.skipped.values():
+            if file.page is not None:
+                file.page.meta.pop(SKIP_KEY, None)
+        if failure is not None:
+            raise PluginError(f"roles-catalog: the pages rendered in a second process: {failure}")
+
+    def stop(self) -> None:
+        """The build failed here: end the other process too."""
+        logging.getLogger("mkdocs.commands.build").removeFilter(self._quiet)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self._reader)
+
+
+def worth_it(config: MkDocsConfig, pages: int, ours: tuple[type, ...]) -> bool:
+    """Whether splitting changes nothing but the time (see the module)."""
+    if not hasattr(os, "fork") or pages < SPLIT_PAGES or threading.active_count() != 1:
+        return False
+    events = config.plugins.events
+    return all(
+        isinstance(getattr(method, "__self__", None), ours)
+        for event in PAGE_EVENTS
+        for method in events.get(event, [])
+    )
+
+
+# --- the second process --------------------------------------------------------------------
+
+
+@dataclass
+class _Second:
+    """The forked process's state: where it sends what it logged, and what it logged."""
+
+    writer: int | None = None
+    records: list[logging.LogRecord] = field(default_factory=list)
+
+
+_second = _Second()
+
+
+class _Hold(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        _second.records.append(record)
+
+
+class _DropSkipped(logging.Filter):
+    """MkDocs' line for each page the other process writes, which this one left empty."""
+
+    def __init__(self, uris: set[str]) -> None:
+        super().__init__()
+        self.lines = {_SKIPPED.format(uri) for uri in uris}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in self.lines
+
+
+def _become_second(config: MkDocsConfig, files: Files, mine: set[int], writer: int) -> None:
+    """Render only ``mine`` from here on: every other file excluded, no templates of the
+    theme's or the config's, no anchors checked (the first process checks them all), and what
+    is logged held for the first process."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: gone at once, nothing cleaned up
+    _second.writer = writer
+    root = logging.getLogger("mkdocs")
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(_Hold())
+    for file in files:
+        if id(file) not in mine:
+            file.inclusion = InclusionLevel.EXCLUDED
+    config.theme.static_templates.clear()
+    config.extra_templates.clear()
+    config.validation.links.anchors = logging.DEBUG
+
+
+def in_second() -> bool:
+    return _second.writer is not None
+
+
+def end_second(error: BaseException | None = None) -> None:
+    """In the second process: send what it logged (and why it failed) and end it."""
+    status = 0 if error is None else 1
+    try:
+        failure = None
+        if error is not None:
+            failure = str(error) or type(error).__name__
+            if not isinstance(error, PluginError):
+                detail = "".join(traceback.format_exception(error))
+                _second.records.append(_record(logging.DEBUG, detail))
+        records = [_sendable(record) for record in _second.records]
+        data = pickle.dumps((records, failure))
+        assert _second.writer is not None
+        with os.fdopen(_second.writer, "wb") as stream:
+            stream.write(data)
+    except BaseException:  # whatever happens, the process ends here
+        status = 2
+    finally:
+        os._exit(status)
+
+
+def _record(level: int, message: str) -> logging.LogRecord:
+    return logging.LogRecord("mkdocs.plugins.roles-catalog", level, __file__, 0, message, (), None)
+
+
+def _sendable(record: logging.LogRecord) -> logging.LogRecord:
+    """The record with its message made: its arguments may not pickle."""
+    copy = logging.makeLogRecord(record.__dict__)
+    copy.msg, copy.args = record.getMessage(), ()
+    if record.exc_info:
+        copy.exc_text = "".join(traceback.format_exception(*record.exc_info))
+    copy.exc_info = None
+    return copy
