@@ -9,7 +9,7 @@ and for the site's own labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +63,7 @@ class PageLanguage:
         """One of the site's own labels in the page's language; an unknown key shows as is."""
         return labels(code).get(key, key)
 
-    def words(self, code: str) -> dict[str, str]:
+    def words(self, code: str) -> Mapping[str, str]:
         return labels(code)
 
     def language_name(self, code: str) -> str:

@@ -74,8 +74,8 @@ class NavCache:
         self._directory: tuple[str, ...] | None = None
         self._rendered: dict[tuple[Any, ...], Markup] = {}
         """For the pages in :attr:`_directory`: each shared item, as rendered."""
-        self._names: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
-        """Per item and directory, the names in it that hold one of the item's links."""
+        self._names: dict[int, frozenset[str]] = {}
+        """Per item, the names in :attr:`_directory` that hold one of the item's links."""
         self._kept: list[object] = []
         """The items keyed by ``id``, held so that no other object takes their ``id``."""
 
@@ -104,17 +104,18 @@ class NavCache:
         if directory != self._directory:  # pages come directory by directory: keep one
             self._directory = directory
             self._rendered.clear()
+            self._names.clear()
+            self._kept.clear()
         if name in self._names_under(item, directory):
             return None
         parent = args[2] if len(args) > 2 else None
         return (id(item), args[0], args[1], id(parent), getattr(parent, "active", None))
 
     def _names_under(self, item: Any, directory: tuple[str, ...]) -> frozenset[str]:
-        key = (id(item), directory)
-        names = self._names.get(key)
+        names = self._names.get(id(item))
         if names is None:
             depth = len(directory)
-            names = self._names[key] = frozenset(
+            names = self._names[id(item)] = frozenset(
                 link[depth]
                 for link in _links(item)
                 if len(link) > depth and link[:depth] == directory

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from build_tools.history.versions import Version
@@ -33,7 +34,7 @@ def withheld(version: Version, language: str, name: str) -> bool:
     return f"{language} {name}" in version.withheld
 
 
-def cell(name: str, value: Any, words: dict[str, str], *, tiers: bool, hidden: bool) -> Cell:
+def cell(name: str, value: Any, words: Mapping[str, str], *, tiers: bool, hidden: bool) -> Cell:
     """One value in words; ``hidden`` for a text left out of the history."""
     if hidden:
         return {"text": words["withheld"], "word": True}
@@ -51,7 +52,7 @@ def cell(name: str, value: Any, words: dict[str, str], *, tiers: bool, hidden: b
     return {"text": json.dumps(value, ensure_ascii=False, sort_keys=True), "word": False}
 
 
-def model_words(config: dict[str, Any], words: dict[str, str], tiers: bool) -> str:
+def model_words(config: dict[str, Any], words: Mapping[str, str], tiers: bool) -> str:
     """A ``modelConfig`` as the role page names it: the tier (an alias as its tier, with the word
     written), ``best``, a model key as written, or the default; then its driver."""
     model = hint({"modelConfig": config}, tiers=tiers)
@@ -68,7 +69,7 @@ def model_words(config: dict[str, Any], words: dict[str, str], tiers: bool) -> s
 
 
 def version_cells(
-    version: Version, language: str, words: dict[str, str], names: tuple[str, ...], tiers: bool
+    version: Version, language: str, words: Mapping[str, str], names: tuple[str, ...], tiers: bool
 ) -> dict[str, Cell]:
     """Each of ``names`` of one version in one language, as cells."""
     fields = version.content.get(language, {})
@@ -85,7 +86,7 @@ def version_cells(
 
 
 def before_after(
-    old: Version, new: Version, language: str, name: str, words: dict[str, str], tiers: bool
+    old: Version, new: Version, language: str, name: str, words: Mapping[str, str], tiers: bool
 ) -> dict[str, list[dict[str, Any]]]:
     """A changed field's old and new values, each whole: two texts keep their word diff (the
     old with what was removed marked, the new with what was added); any other value is shown
@@ -120,7 +121,7 @@ def cached_word_diff(before: str, after: str) -> list[Piece]:
     return word_diff(before, after)
 
 
-def fold(pieces: list[dict[str, str]], words: dict[str, str]) -> list[dict[str, str]]:
+def fold(pieces: list[dict[str, str]], words: Mapping[str, str]) -> list[dict[str, str]]:
     """Long unchanged runs between changes fold into a ``<details>``, with context kept."""
     parts: list[dict[str, str]] = []
     for position, piece in enumerate(pieces):

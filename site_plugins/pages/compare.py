@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from build_tools.history.versions import FIELDS, History, Version
@@ -145,7 +145,7 @@ def _context(
 
 
 def _listed(
-    placed: Placed, version: Version, language: str, link: Link, words: dict[str, str]
+    placed: Placed, version: Version, language: str, link: Link, words: Mapping[str, str]
 ) -> dict[str, Any]:
     """A version in the page's list, which needs no script: its date, commit and page."""
     name = placed.names.get(version)
@@ -167,7 +167,7 @@ def _data(
     version: Version,
     language: str,
     entry: dict[str, Any],
-    words: dict[str, str],
+    words: Mapping[str, str],
     tiers: bool,
 ) -> dict[str, Any]:
     """One version as the script reads it: its fields as cells, its instructions as text, and

@@ -4,7 +4,7 @@ lists that language's possibly stale translations and missing descriptions, in t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from build_tools.history.coverage import Cell, Row, coverage
@@ -46,7 +46,7 @@ def health_contexts(
 
 
 def _summary(
-    by_language: dict[str, dict[str, Any]], link: Link, words: dict[str, str]
+    by_language: dict[str, dict[str, Any]], link: Link, words: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     """A line per language: its roles, stale translations and missing descriptions."""
     return [
@@ -63,7 +63,7 @@ def _summary(
 
 
 def matrix(
-    catalog: Catalog, rows: list[Row], shown: str, words: dict[str, str], link: Link
+    catalog: Catalog, rows: list[Row], shown: str, words: Mapping[str, str], link: Link
 ) -> dict[str, Any]:
     """Roles (rows, grouped by bundle, named in ``shown`` where the bundle has it) by the
     catalog's languages (columns); each cell says current, behind since which version (linking
@@ -108,7 +108,7 @@ def _cell(
     bundle: Bundle,
     slug: str,
     cell: Cell,
-    words: dict[str, str],
+    words: Mapping[str, str],
     link: Link,
 ) -> dict[str, Any]:
     """One language of one role: its state in words, where to read more, why it lags."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -114,7 +114,7 @@ def day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
-def reach_note(reach: Reach, words: dict[str, str]) -> str:
+def reach_note(reach: Reach, words: Mapping[str, str]) -> str:
     """How far back the history goes, in one sentence."""
     if reach.unavailable is not None:
         reason = words.get(f"why_{reach.unavailable}", reach.detail or reach.unavailable)
@@ -124,7 +124,7 @@ def reach_note(reach: Reach, words: dict[str, str]) -> str:
     return words[key] % {"date": day(reach.start)}
 
 
-def language_list(codes: list[str] | tuple[str, ...], words: dict[str, str]) -> str:
+def language_list(codes: list[str] | tuple[str, ...], words: Mapping[str, str]) -> str:
     """Languages named in the page's words, for a sentence."""
     return ", ".join(named_in(words, code) for code in codes)
 
@@ -197,7 +197,7 @@ def compare_src(placed: Placed, language: str) -> str:
     return version_src(placed, language, COMPARE_DIR)
 
 
-def option_label(version: Version, words: dict[str, str]) -> str:
+def option_label(version: Version, words: Mapping[str, str]) -> str:
     """A version in a list to pick from: its number and date (a number used again after the
     role was removed differs by its date)."""
     date = day(version.commit.date) if version.commit else words["uncommitted"]
@@ -227,7 +227,7 @@ def compare_href(placed: Placed, language: str, link: Link, pair: tuple[Version,
     return href
 
 
-def translated_from(late: Behind, words: dict[str, str]) -> str:
+def translated_from(late: Behind, words: Mapping[str, str]) -> str:
     """Which version of which language a translation left behind was made from."""
     return words["stale_from"] % {
         "basis": show(late.basis.number),
@@ -392,7 +392,9 @@ def _version_context(
     }
 
 
-def what_changed(previous: Version, version: Version, language: str, words: dict[str, str]) -> str:
+def what_changed(
+    previous: Version, version: Version, language: str, words: Mapping[str, str]
+) -> str:
     """What a version changed in one language, in a few words."""
     old, new = previous.content.get(language), version.content.get(language)
     if new is None:

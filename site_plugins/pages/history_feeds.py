@@ -4,6 +4,7 @@ from the history with the words of each language."""
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -132,7 +133,7 @@ def _feed(catalog: Catalog, history: History, language: str | None, site: FeedSi
 
 
 def _summary(
-    history: RoleHistory, version: Version, language: str | None, words: dict[str, str]
+    history: RoleHistory, version: Version, language: str | None, words: Mapping[str, str]
 ) -> str:
     """What changed, in one line: per language for the catalog's feed, else in that language."""
     previous = history.previous(version)

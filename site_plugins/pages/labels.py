@@ -11,7 +11,9 @@ ships.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from ruamel.yaml import YAML
 
@@ -47,10 +49,16 @@ def _names() -> dict[str, str]:
     return read_words(WORDS_DIR / NAMES_FILE)
 
 
-def labels(language: str) -> dict[str, str]:
-    """The labels of one page language; English where a language has no file."""
-    found = tables()
-    return dict(found.get(language) or found[FALLBACK])
+def labels(language: str) -> Mapping[str, str]:
+    """The labels of one page language; English where a language has no file. One read-only
+    table per language, shared by every page (a copy each was a tenth of a large build's
+    memory)."""
+    return _shared(language if tables().get(language) else FALLBACK)
+
+
+@functools.cache
+def _shared(language: str) -> Mapping[str, str]:
+    return MappingProxyType(tables()[language])
 
 
 def language_name(code: str, speaking: str | None = None) -> str:
@@ -64,6 +72,6 @@ def language_name(code: str, speaking: str | None = None) -> str:
     return _names().get(code, code)
 
 
-def named_in(words: dict[str, str], code: str) -> str:
+def named_in(words: Mapping[str, str], code: str) -> str:
     """A language named in the words of a page (its ``lang_<code>``), else in itself."""
     return words.get(f"lang_{code}") or language_name(code)

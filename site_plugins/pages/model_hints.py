@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from build_tools.model.tiers import FILTER_ORDER, ModelHint, model_hint
@@ -43,7 +43,7 @@ def _hint(driver: str | None, written: str | None, tiers: bool) -> dict[str, Any
     }
 
 
-def described(model: dict[str, Any], words: dict[str, str]) -> dict[str, str | None]:
+def described(model: dict[str, Any], words: Mapping[str, str]) -> dict[str, str | None]:
     """A model hint in words a reader understands: ``text`` what the role runs on (a tier by
     what it is good for, a model id as written, or the workspace's default), ``detail`` what
     happens where the deployment lacks that tier. The words as written go to the server's
@@ -62,7 +62,7 @@ def described(model: dict[str, Any], words: dict[str, str]) -> dict[str, str | N
     return {"text": text, "detail": detail, "code": kind == "model"}
 
 
-def tier_options(hints: Iterable[dict[str, Any]], words: dict[str, str]) -> list[dict[str, str]]:
+def tier_options(hints: Iterable[dict[str, Any]], words: Mapping[str, str]) -> list[dict[str, str]]:
     """What a page's tier control offers: the tiers its roles ask for, strongest first, named by
     what each is good for; nothing when they all ask for the same."""
     present = {h["filter"] for h in hints}

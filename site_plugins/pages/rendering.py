@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import posixpath
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,14 +85,20 @@ def code_spans(text: str) -> Markup:
 _KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
+def _plain(value: object) -> object:
+    """A value orjson does not know: a read-only mapping (the labels) as one, else its text."""
+    return dict(value) if isinstance(value, Mapping) else str(value)
+
+
 def _key(context: dict[str, Any]) -> bytes:
     """Everything a page is rendered from, as bytes: what its rendered HTML is remembered by."""
     try:
         # The context holds every text of the page and this runs for every page at every
         # preview rebuild: orjson takes a fraction of the standard library's time.
-        return orjson.dumps(context, default=str, option=_KEY_OPTIONS)
+        return orjson.dumps(context, default=_plain, option=_KEY_OPTIONS)
     except TypeError:  # an integer beyond 64 bits, say
-        return json.dumps(context, sort_keys=True, default=str).encode("utf-8", "surrogatepass")
+        text = json.dumps(context, sort_keys=True, default=_plain)
+        return text.encode("utf-8", "surrogatepass")
 
 
 class Renderer:

@@ -9,6 +9,7 @@ site-relative path and its script completes the link from the address it is serv
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from build_tools.exports import exports
@@ -21,7 +22,7 @@ from site_plugins.pages.rendering import Linker
 
 
 def role_actions(
-    role: Role, bundle_id: str, link: Linker, site: SiteFacts, words: dict[str, str]
+    role: Role, bundle_id: str, link: Linker, site: SiteFacts, words: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     """Each action of the bar, in order: Claude Code, VS Code, the Copilot CLI, Cursor, MCP,
     Download, Open in. An action has a ``panel`` of commands and files, or is one ``href``."""
@@ -128,7 +129,7 @@ EMPTY: dict[str, Any] = {
 
 
 def _open_in(
-    role: Role, text: dict[str, Any], site: SiteFacts, words: dict[str, str]
+    role: Role, text: dict[str, Any], site: SiteFacts, words: Mapping[str, str]
 ) -> dict[str, Any]:
     """The chats that open with this role: its instructions in the link where they fit, else a
     short prompt that points at the role's published plain text (any language fits then)."""
