@@ -113,9 +113,10 @@ def tree_rss_kib(root: int) -> tuple[int, int]:
     mark (``VmHWM``) among them, in KiB (0 once they are gone).
 
     A process's children are listed per thread, in ``/proc/PID/task/TID/children``. A child that
-    has not yet run a program of its own (between ``fork`` and ``exec``: its command line is still
-    its parent's) shares its parent's pages, and its resident set would count them twice: it is
-    counted from its ``exec`` on.
+    has not run a program of its own (a fork: its command line is still its parent's) shares its
+    parent's pages, and its resident set would count them twice: it counts with the pages it
+    holds alone (``Private_Clean`` + ``Private_Dirty``: what it wrote of the shared ones, and its
+    own), as the check's and the build's forked workers.
     """
     total, largest, pending = 0, 0, [(root, b"")]
     while pending:
@@ -127,12 +128,27 @@ def tree_rss_kib(root: int) -> tuple[int, int]:
                 with open(f"/proc/{pid}/statm", "rb") as statm:
                     total += int(statm.read().split()[1]) * _PAGE_KIB
                 largest = max(largest, _high_water_kib(pid))
+            else:
+                total += _private_kib(pid)
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
                     pending.extend((int(child), cmdline) for child in children.read().split())
         except (OSError, ValueError, IndexError):  # it exited meanwhile
             continue
     return total, largest
+
+
+def _private_kib(pid: int) -> int:
+    """The pages a process holds alone, in KiB (0 where the kernel does not say)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            return sum(
+                int(line.split()[1])
+                for line in rollup
+                if line.startswith((b"Private_Clean:", b"Private_Dirty:"))
+            )
+    except OSError:
+        return 0
 
 
 def _high_water_kib(pid: int) -> int:

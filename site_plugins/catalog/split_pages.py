@@ -16,8 +16,11 @@ directories, the staging directory) is cleaned up twice.
 
 The build splits only where that changes nothing but the time: a ``mkdocs build`` (a preview
 rebuilds a few pages), on a system with ``fork``, with no thread but the build's own running, at
-least :data:`SPLIT_PAGES` pages, and no plugin but rolecat's that handles a page as it is
-rendered (another plugin's ``on_page_context`` or ``on_post_page`` would see half the pages).
+least :data:`SPLIT_PAGES` pages, no plugin but rolecat's that handles a page as it is rendered
+(another plugin's ``on_page_context`` or ``on_post_page`` would see half the pages), and a build
+holding at most :data:`SPLIT_MEMORY_MIB`: the fork's own memory grows to about half of what it
+shares (the pages it renders, the objects it touches), and a large catalog's build stays within
+its memory in one process.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ import gc
 import logging
 import os
 import pickle
+import resource
 import signal
+import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -40,6 +45,9 @@ log = logging.getLogger("mkdocs.plugins.roles-catalog")
 
 SPLIT_PAGES = 200
 """Fewer pages than this are rendered in one process: the fork would cost more than it saves."""
+SPLIT_MEMORY_MIB = 400
+"""A build holding more than this renders in one process: with a fork's half again, it would
+pass 600 MiB (5,000 roles x 2 languages hold some 560 MiB here)."""
 SKIP_KEY = "rolecat_skip"
 """In ``page.meta``: the other process renders this page."""
 PAGE_EVENTS = ("page_context", "post_page")
@@ -112,12 +120,20 @@ def worth_it(config: MkDocsConfig, pages: int, ours: tuple[type, ...]) -> bool:
     """Whether splitting changes nothing but the time (see the module)."""
     if not hasattr(os, "fork") or pages < SPLIT_PAGES or threading.active_count() != 1:
         return False
+    if held_mib() > SPLIT_MEMORY_MIB:
+        return False
     events = config.plugins.events
     return all(
         isinstance(getattr(method, "__self__", None), ours)
         for event in PAGE_EVENTS
         for method in events.get(event, [])
     )
+
+
+def held_mib() -> float:
+    """The most this process has held so far (its peak resident set), in MiB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes there, KiB here
 
 
 # --- the second process --------------------------------------------------------------------

@@ -125,7 +125,10 @@ def index_site(
             where = f" (part {number + 1} of {count})" if count > 1 else ""
             return f"{language}{where}: {problem}"
 
-        with ThreadPoolExecutor(RUNS_AT_ONCE, thread_name_prefix="pagefind") as pool:
+        # Two at once where each language is one run; a language in parts runs them one at a
+        # time, each part's Pagefind holding its memory (a large catalog's memory is the limit).
+        at_once = RUNS_AT_ONCE if all(count == 1 for _, _, count, _ in runs) else 1
+        with ThreadPoolExecutor(at_once, thread_name_prefix="pagefind") as pool:
             problems = [problem for problem in pool.map(index, runs) if problem is not None]
     if problems:
         return problems[0]

@@ -28,3 +28,23 @@ def test_a_small_child_of_a_large_bench_is_measured_at_its_own_size(tmp_path: Pa
     assert 80 * MiB <= result.max_rss_kib < 150 * MiB
     assert result.max_rss_kib <= result.peak_kib < 200 * MiB
     del bench_holds
+
+
+FORKS_A_CHILD_WRITING_80_MIB = (
+    "import os, time\n"
+    "shared = bytearray(200 * 2**20)\n"
+    "for i in range(0, len(shared), 4096): shared[i] = 1\n"
+    "if os.fork() == 0:\n"
+    "    for i in range(0, 80 * 2**20, 4096): shared[i] = 2\n"  # copied on write: its own
+    "    time.sleep(0.6)\n"
+    "    os._exit(0)\n"
+    "time.sleep(0.8)\n"
+    "os.wait()\n"
+)
+
+
+def test_a_forked_child_counts_with_the_pages_it_holds_alone(tmp_path: Path) -> None:
+    result = run([sys.executable, "-c", FORKS_A_CHILD_WRITING_80_MIB], cwd=tmp_path)
+    assert result.ok, result.tail()
+    # The parent's 200 MiB once, and the 80 MiB the child wrote of them: not 400.
+    assert 270 * MiB <= result.peak_kib < 340 * MiB

@@ -116,6 +116,7 @@ def test_a_build_splits_only_where_nothing_but_the_time_changes(
     ours = (RolesCatalogPlugin,)
     plugin = RolesCatalogPlugin()
     mine = {"page_context": [plugin.on_page_context], "post_page": [plugin.on_post_page]}
+    monkeypatch.setattr(split_pages, "held_mib", lambda: 100.0)
     assert worth_it(_config(**mine), 1000, ours)
     assert not worth_it(_config(**mine), split_pages.SPLIT_PAGES - 1, ours)  # too few pages
 
@@ -127,3 +128,6 @@ def test_a_build_splits_only_where_nothing_but_the_time_changes(
     assert not worth_it(_config(**other), 1000, ours)  # it would see half the pages
     threads[0] = 2
     assert not worth_it(_config(**mine), 1000, ours)  # a fork copies no other thread
+    threads[0] = 1
+    monkeypatch.setattr(split_pages, "held_mib", lambda: split_pages.SPLIT_MEMORY_MIB + 1)
+    assert not worth_it(_config(**mine), 1000, ours)  # with the fork's share, too much memory
