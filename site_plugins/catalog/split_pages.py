@@ -72,7 +72,7 @@ class SplitPages:
 
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, ours: tuple[type, ...]) -> SplitPages | None:
-        """Fork, where :func:`worth_it`; in the new process, set it to render its half and
+        """Fork, where :func:`worth_it`; in the new process, set it to render its share and
         return ``None``; in this one, the split."""
         pages = files.documentation_pages(inclusion=InclusionLevel.is_included)
         if not worth_it(config, len(pages), ours):
