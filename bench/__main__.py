@@ -50,6 +50,7 @@ from bench.catalogs import (
 )
 from bench.checkers import (
     GENERATIONS,
+    TARGET_CHECK,
     CheckRow,
     Target,
     check_table,
@@ -161,11 +162,7 @@ def _build(
     (the hand-written baseline), whose first role's page is verified alone."""
     if site.exists():
         shutil.rmtree(site)
-    # The dates of the sitemap and the feeds, the same on both sides: the plugin's (the catalog's
-    # last change), which plain MkDocs would otherwise take from the clock.
-    env = {"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": str(last_modified(source))}
-    if catalog is not None:
-        env["ROLES_CATALOG_DIR"] = str(catalog)
+    env = _build_env(source, catalog)
     if timings is not None:
         timings.unlink(missing_ok=True)
         env["ROLECAT_TIMINGS"] = str(timings)
@@ -189,8 +186,7 @@ def profile_build(catalog: Path, scratch: Path) -> str:
     import pstats
 
     stats_file, site = scratch / "build.prof", scratch / "profiled-site"
-    env = {"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": str(last_modified(catalog))}
-    env["ROLES_CATALOG_DIR"] = str(catalog)
+    env = _build_env(catalog, catalog)
     argv = [sys.executable, "-m", "cProfile", "-o", str(stats_file), "-m", "mkdocs", "build"]
     done = run([*argv, "-q", "-f", str(REPO / "mkdocs.yml"), "-d", str(site)], cwd=REPO, env=env)
     shutil.rmtree(site, ignore_errors=True)
@@ -219,6 +215,16 @@ def profile_build(catalog: Path, scratch: Path) -> str:
         return out
 
     return "\n".join([*lines(2, "own time"), *lines(3, "time with its calls")])
+
+
+def _build_env(source: Path, catalog: Path | None) -> dict[str, str]:
+    """A build's environment: the dates of the sitemap and the feeds the same on both sides
+    (the plugin's, the catalog's last change, which plain MkDocs would otherwise take from the
+    clock), and the catalog the plugin builds (``None``: plain MkDocs)."""
+    env = {"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": str(last_modified(source))}
+    if catalog is not None:
+        env["ROLES_CATALOG_DIR"] = str(catalog)
+    return env
 
 
 def build_phases(marks: list[tuple[str, float]], started: float, ended: float) -> dict[str, float]:
@@ -713,7 +719,7 @@ def summary(rows: dict[str, Row], checks: Sequence[CheckRow]) -> str:
             ]
         )
     for checked in checks:
-        if checked.size not in ("S", "L"):
+        if checked.size not in TARGET_CHECK:
             continue
         cells.append(
             [
@@ -723,7 +729,7 @@ def summary(rows: dict[str, Row], checks: Sequence[CheckRow]) -> str:
                 _secs(checked.peer),
                 _secs(checked.check),
                 _ratio(checked.ratio()),
-                f"≤ {1.0 if checked.size == 'S' else 0.5}{TIMES}",
+                f"≤ {TARGET_CHECK[checked.size]}{TIMES}",
             ]
         )
     if medium is not None and medium.serve is not None:

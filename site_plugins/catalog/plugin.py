@@ -24,7 +24,6 @@ from site_plugins.catalog import chrome, nav_cache, preview, split_pages, theme
 from site_plugins.catalog.build import SiteBuild
 from site_plugins.catalog.config import RolesCatalogConfig
 from site_plugins.catalog.publishing import AtomicPublishing
-from site_plugins.search.plugin import PagefindSearchPlugin
 
 log = get_plugin_logger("roles-catalog")  # its lines start "roles-catalog:", as mkdocs.yml names it
 
@@ -89,8 +88,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
         if self.build is not None and self.publishing is not None:
-            ours = (RolesCatalogPlugin, PagefindSearchPlugin)
-            self.split = split_pages.SplitPages.start(config, files, ours)
+            self.split = split_pages.SplitPages.start(config, files)
         return env
 
     on_env = CombinedEvent(_env, _split)

@@ -56,6 +56,8 @@ files (about a second for 500 roles x 2, the exports' 8,000 files) and writes th
 half each, the fork ended 1.5 s before it; with this share, within a tenth of a second."""
 SKIP_KEY = "rolecat_skip"
 """In ``page.meta``: the other process renders this page."""
+OURS = "site_plugins."
+"""The package of rolecat's plugins, whose page events know the split."""
 PAGE_EVENTS = ("page_context", "post_page")
 """The events MkDocs sends for a page as it renders it."""
 _SKIPPED = "Page skipped: '{}'. Generated empty output."
@@ -71,11 +73,11 @@ class SplitPages:
         logging.getLogger("mkdocs.commands.build").addFilter(self._quiet)
 
     @classmethod
-    def start(cls, config: MkDocsConfig, files: Files, ours: tuple[type, ...]) -> SplitPages | None:
+    def start(cls, config: MkDocsConfig, files: Files) -> SplitPages | None:
         """Fork, where :func:`worth_it`; in the new process, set it to render its share and
         return ``None``; in this one, the split."""
         pages = files.documentation_pages(inclusion=InclusionLevel.is_included)
-        if not worth_it(config, len(pages), ours):
+        if not worth_it(config, len(pages)):
             log.debug(f"the {len(pages)} pages are rendered here, in one process")
             return None
         theirs = pages[round(len(pages) * (1 - FORK_SHARE)) :]
@@ -124,15 +126,16 @@ class SplitPages:
             os.close(self._reader)
 
 
-def worth_it(config: MkDocsConfig, pages: int, ours: tuple[type, ...]) -> bool:
-    """Whether splitting changes nothing but the time (see the module)."""
+def worth_it(config: MkDocsConfig, pages: int) -> bool:
+    """Whether splitting changes nothing but the time (see the module): no page event but
+    rolecat's plugins' (``site_plugins``)."""
     if not hasattr(os, "fork") or pages < SPLIT_PAGES or threading.active_count() != 1:
         return False
     if held_mib() > SPLIT_MEMORY_MIB:
         return False
     events = config.plugins.events
     return all(
-        isinstance(getattr(method, "__self__", None), ours)
+        type(getattr(method, "__self__", None)).__module__.startswith(OURS)
         for event in PAGE_EVENTS
         for method in events.get(event, [])
     )

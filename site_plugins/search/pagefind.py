@@ -31,6 +31,8 @@ MiB = 1024 * 1024
 PART_MIB = 64
 """HTML indexed per Pagefind run, at most (unless one page is larger): Pagefind then peaks at
 about 250 MiB."""
+CUT_MOST = 8 * MiB
+"""The largest page read to cut it down for Pagefind (a role page of 5,000 roles: 240 KB)."""
 RUNS_AT_ONCE = 2
 """Pagefind runs side by side: each uses about one core, the build has waited for all pages."""
 
@@ -148,9 +150,11 @@ def searchable(page: bytes) -> bytes | None:
     if body < 0:
         return None
     start = page.rfind(b"<", 0, body)
+    if start < 0:
+        return None
     before = page[:start]
     html = _HTML.search(before)
-    if start < 0 or html is None or b"data-pagefind" in before:
+    if html is None or b"data-pagefind" in before:
         return None
     if any(tag in before for tag in _READ_OUTSIDE_BODY):
         return None
@@ -160,8 +164,12 @@ def searchable(page: bytes) -> bytes | None:
 
 
 def _place(source: Path, target: Path) -> None:
-    """The page for Pagefind: its searchable part, or a link to it whole."""
+    """The page for Pagefind: its searchable part, or a link to it whole (a page larger than
+    :data:`CUT_MOST`, from the repository's docs say, is never read into memory here)."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    if source.stat().st_size > CUT_MOST:
+        _link(source, target)
+        return
     page = searchable(source.read_bytes())
     if page is None:
         _link(source, target)

@@ -132,3 +132,14 @@ def test_a_page_with_anything_pagefind_reads_before_its_body_is_indexed_whole(
     page: bytes,
 ) -> None:
     assert searchable(page) is None
+
+
+def test_a_page_larger_than_the_cut_is_linked_whole_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(b'<html lang="en"><nav>menu</nav><div data-pagefind-body>x</div></html>')
+    monkeypatch.setattr(pagefind, "CUT_MOST", page.stat().st_size - 1)
+    monkeypatch.setattr(pagefind, "searchable", lambda _: pytest.fail("the page was read"))
+    pagefind._place(page, tmp_path / "tree" / "page.html")
+    assert (tmp_path / "tree" / "page.html").read_bytes() == page.read_bytes()

@@ -113,21 +113,20 @@ def test_a_build_splits_only_where_nothing_but_the_time_changes(
 ) -> None:
     threads = [1]
     monkeypatch.setattr(threading, "active_count", lambda: threads[0])
-    ours = (RolesCatalogPlugin,)
     plugin = RolesCatalogPlugin()
     mine = {"page_context": [plugin.on_page_context], "post_page": [plugin.on_post_page]}
     monkeypatch.setattr(split_pages, "held_mib", lambda: 100.0)
-    assert worth_it(_config(**mine), 1000, ours)
-    assert not worth_it(_config(**mine), split_pages.SPLIT_PAGES - 1, ours)  # too few pages
+    assert worth_it(_config(**mine), 1000)
+    assert not worth_it(_config(**mine), split_pages.SPLIT_PAGES - 1)  # too few pages
 
     class Other:
         def on_post_page(self, output: str, **_: Any) -> str:
             return output
 
     other = {**mine, "post_page": [*mine["post_page"], Other().on_post_page]}
-    assert not worth_it(_config(**other), 1000, ours)  # it would see half the pages
+    assert not worth_it(_config(**other), 1000)  # it would see half the pages
     threads[0] = 2
-    assert not worth_it(_config(**mine), 1000, ours)  # a fork copies no other thread
+    assert not worth_it(_config(**mine), 1000)  # a fork copies no other thread
     threads[0] = 1
     monkeypatch.setattr(split_pages, "held_mib", lambda: split_pages.SPLIT_MEMORY_MIB + 1)
-    assert not worth_it(_config(**mine), 1000, ours)  # with the fork's share, too much memory
+    assert not worth_it(_config(**mine), 1000)  # with the fork's share, too much memory
