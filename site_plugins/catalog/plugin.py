@@ -152,7 +152,7 @@ class RolesCatalogPlugin(BasePlugin[RolesCatalogConfig]):
     def on_page_context(
         self, context: Any, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> Any:
-        if self.build is not None and not page.meta.get(split_pages.SKIP_KEY):
+        if self.build is not None and split_pages.renders(self.split, page):
             self.build.page_context(page, context, nav)
         return context
 

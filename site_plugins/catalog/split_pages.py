@@ -1,14 +1,16 @@
 """``mkdocs build`` writes its pages in two processes: MkDocs renders them one by one, on one core.
 
-Once every page is read and the template environment is made (``on_env``), the build forks. The
-second process renders the last pages (:data:`FORK_SHARE` of them) through MkDocs' own page
-loop, and nothing else: every other file is marked excluded in it, and it has no templates of its
-own to write.
-The first goes on as before (the static files, the sitemap, every page's anchors checked) but
-for the fork's pages, which its main template renders as nothing (``page.meta`` ``rolecat_skip``:
-``templates/overrides/main.html`` then extends an empty template, and MkDocs writes no file for
-an empty page). Both render with the same state, from the same fork, through the same code: the
-pages are the ones one process writes, byte for byte.
+Once every page is read and the template environment is made (``on_env``), the build forks. Both
+processes then go through MkDocs' own page loop, and each page is rendered by the first of the
+two to reach its run of :data:`CLAIM_PAGES` pages (:class:`Claims`, in memory both share): the
+second process starts on the pages at once, the first once it has copied the static files and
+written the sitemap, and both end together, whatever each had to do besides (the exports' files
+take a second or more to copy on some disks, none on others). In the second process every other
+file is marked excluded, and it has no templates of its own to write. A page the other process
+renders is rendered here as nothing (``page.meta`` ``rolecat_skip``: ``templates/overrides/
+main.html`` then extends an empty template, and MkDocs writes no file for an empty page). Both
+render with the same state, from the same fork, through the same code: the pages are the ones one
+process writes, byte for byte.
 
 What the second process logs is held and logged again by the first once it is done (before any
 plugin's ``on_post_build``), so a strict build counts its warnings, and its failure fails the
@@ -29,6 +31,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import mmap
+import multiprocessing
 import os
 import pickle
 import resource
@@ -37,11 +41,13 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
 
 log = logging.getLogger("mkdocs.plugins.roles-catalog")
 
@@ -50,10 +56,9 @@ SPLIT_PAGES = 200
 SPLIT_MEMORY_MIB = 400
 """A build holding more than this renders in one process: with a fork's half again, it would
 pass 600 MiB (5,000 roles x 2 languages hold some 560 MiB here)."""
-FORK_SHARE = 0.75
-"""The last pages the fork renders, as a share of all: this process also copies the static
-files (about a second for 500 roles x 2, the exports' 8,000 files) and writes the sitemap: with
-half each, the fork ended 1.5 s before it; with this share, within a tenth of a second."""
+CLAIM_PAGES = 25
+"""Pages taken at once by the process that reaches them first: a bundle's role pages, which
+share their sidebar (``nav_cache``); the two processes end at most that many pages apart."""
 SKIP_KEY = "rolecat_skip"
 """In ``page.meta``: the other process renders this page."""
 OURS = "site_plugins."
@@ -62,14 +67,42 @@ PAGE_EVENTS = ("page_context", "post_page")
 """The events MkDocs sends for a page as it renders it."""
 _SKIPPED = "Page skipped: '{}'. Generated empty output."
 """What MkDocs logs of a page it did not write (mkdocs/commands/build.py)."""
+_NEVER = 1
+"""A log level below DEBUG, never logged: the second process's anchor checks (the first
+process checks every page's)."""
+
+
+class Claims:
+    """Which process renders each page: the first to reach the run of pages it is in. Both
+    processes go through the pages in the same order; a run's byte in memory they share says
+    whether it is taken."""
+
+    def __init__(self, pages: Sequence[File]) -> None:
+        self._runs = {file.src_uri: number // CLAIM_PAGES for number, file in enumerate(pages)}
+        self._taken = mmap.mmap(-1, max(1, len(self._runs) // CLAIM_PAGES + 1))  # shared
+        self._lock = multiprocessing.get_context("fork").Lock()
+
+    def take(self, page: Page) -> bool:
+        """Whether this process renders ``page``: its run was not taken by the other yet, or
+        this process took it (a page outside the build's, unknown here: the first process)."""
+        run = self._runs.get(page.file.src_uri)
+        if run is None:
+            return not in_second()
+        mine = 2 if in_second() else 1
+        with self._lock:
+            if not self._taken[run]:
+                self._taken[run] = mine
+            return self._taken[run] == mine
 
 
 class SplitPages:
     """One build's pages split between this process and a forked one."""
 
-    def __init__(self, pid: int, reader: int, skipped: dict[str, File]) -> None:
-        self.pid, self._reader, self.skipped = pid, reader, skipped
-        self._quiet = _DropSkipped(set(skipped))
+    def __init__(self, pid: int, reader: int, claims: Claims) -> None:
+        self.pid, self._reader, self.claims = pid, reader, claims
+        self.skipped: dict[str, Page] = {}
+        """The pages the other process renders, by source path."""
+        self._quiet = _DropSkipped()
         logging.getLogger("mkdocs.commands.build").addFilter(self._quiet)
 
     @classmethod
@@ -80,21 +113,27 @@ class SplitPages:
         if not worth_it(config, len(pages)):
             log.debug(f"the {len(pages)} pages are rendered here, in one process")
             return None
-        theirs = pages[round(len(pages) * (1 - FORK_SHARE)) :]
-        log.debug(f"{len(theirs)} of the {len(pages)} pages rendered in a fork")
+        log.debug(f"the {len(pages)} pages rendered in two processes")
+        claims = Claims(pages)
         reader, writer = os.pipe()
         gc.freeze()  # the objects both share: no collection in the child touches (copies) them
         pid = os.fork()
         if pid == 0:
             os.close(reader)
-            _become_second(config, files, set(map(id, theirs)), writer)
+            _become_second(config, files, claims, writer)
             return None
         gc.unfreeze()
         os.close(writer)
-        for file in theirs:
-            assert file.page is not None
-            file.page.meta[SKIP_KEY] = True
-        return cls(pid, reader, {file.src_uri: file for file in theirs})
+        return cls(pid, reader, claims)
+
+    def renders(self, page: Page) -> bool:
+        """Whether this process renders ``page``; if not, it is rendered here as nothing."""
+        if self.claims.take(page):
+            return True
+        self.skipped[page.file.src_uri] = page
+        page.meta[SKIP_KEY] = True
+        self._quiet.lines.add(_SKIPPED.format(page.file.src_uri))
+        return False
 
     def join(self) -> None:
         """Wait for the other process; log what it logged; fail as it failed."""
@@ -104,14 +143,16 @@ class SplitPages:
             sent = stream.read()  # to its end before waiting: a full pipe would block it
         _pid, status = os.waitpid(self.pid, 0)
         records, failure, there = pickle.loads(sent) if sent else ([], None, here)
-        log.debug(f"the fork ended {there - here:+.2f} s after this process's pages")
+        log.debug(
+            f"the fork rendered {len(self.skipped)} pages and ended {there - here:+.2f} s after "
+            "this process's pages"
+        )
         for record in records:
             logging.getLogger(record.name).handle(record)
         if failure is None and os.waitstatus_to_exitcode(status) != 0:
             failure = f"it ended with status {os.waitstatus_to_exitcode(status)}"
-        for file in self.skipped.values():
-            if file.page is not None:
-                file.page.meta.pop(SKIP_KEY, None)
+        for page in self.skipped.values():
+            page.meta.pop(SKIP_KEY, None)
         if failure is not None:
             raise PluginError(f"roles-catalog: the pages rendered in a second process: {failure}")
 
@@ -156,6 +197,8 @@ class _Second:
 
     writer: int | None = None
     records: list[logging.LogRecord] = field(default_factory=list)
+    split: SplitPages | None = None
+    """Its side of the split: which pages it renders."""
 
 
 _second = _Second()
@@ -169,34 +212,42 @@ class _Hold(logging.Handler):
 class _DropSkipped(logging.Filter):
     """MkDocs' line for each page the other process writes, which this one left empty."""
 
-    def __init__(self, uris: set[str]) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.lines = {_SKIPPED.format(uri) for uri in uris}
+        self.lines: set[str] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.getMessage() not in self.lines
 
 
-def _become_second(config: MkDocsConfig, files: Files, mine: set[int], writer: int) -> None:
-    """Render only ``mine`` from here on: every other file excluded, no templates of the
-    theme's or the config's, no anchors checked (the first process checks them all), and what
-    is logged held for the first process."""
+def _become_second(config: MkDocsConfig, files: Files, claims: Claims, writer: int) -> None:
+    """Render only pages from here on, those ``claims`` gives it: every other file excluded, no
+    templates of the theme's or the config's, no anchors checked (the first process checks them
+    all), and what is logged held for the first process."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: gone at once, nothing cleaned up
     _second.writer = writer
     root = logging.getLogger("mkdocs")
     for handler in list(root.handlers):
         root.removeHandler(handler)
     root.addHandler(_Hold())
+    _second.split = SplitPages(os.getppid(), -1, claims)
     for file in files:
-        if id(file) not in mine:
+        if not file.is_documentation_page():
             file.inclusion = InclusionLevel.EXCLUDED
     config.theme.static_templates.clear()
     config.extra_templates.clear()
-    config.validation.links.anchors = logging.DEBUG
+    config.validation.links.anchors = _NEVER
 
 
 def in_second() -> bool:
     return _second.writer is not None
+
+
+def renders(split: SplitPages | None, page: Page) -> bool:
+    """Whether this process renders ``page``: ``split`` is the first process's split (``None``
+    in the second process, whose split is its own, and in a build that did not split)."""
+    here = split if split is not None else _second.split
+    return here is None or here.renders(page)
 
 
 def end_second(error: BaseException | None = None) -> None:

@@ -27,12 +27,22 @@ BUILD = (
     "from mkdocs.__main__ import cli; cli(sys.argv[2:])"
 )
 """``mkdocs`` with another threshold: 1, every build splits; a large one, none does."""
+LEAVE_CONNECT = (
+    "import sys; from site_plugins.catalog import split_pages as s; s.SPLIT_PAGES = 1; "
+    "take = s.Claims.take; "
+    "s.Claims.take = lambda self, page: s.in_second() if 'connect/' in page.file.src_uri "
+    "else take(self, page); "
+    "from mkdocs.__main__ import cli; cli(sys.argv[2:])"
+)
+"""Every build splits, and the first process leaves the pages for servers to the second."""
 
 
-def _build(config: Path, site: Path, split_at: int) -> subprocess.CompletedProcess[str]:
+def _build(
+    config: Path, site: Path, split_at: int, code: str = BUILD
+) -> subprocess.CompletedProcess[str]:
     argv = ["build", "--strict", "-f", str(config), "-d", str(site)]
     return subprocess.run(
-        [sys.executable, "-c", BUILD, str(split_at), *argv],
+        [sys.executable, "-c", code, str(split_at), *argv],
         env=site_env(OUR_CATALOG),
         cwd=REPO,
         capture_output=True,
@@ -68,12 +78,12 @@ def test_a_page_failing_in_the_second_process_fails_the_build_in_one_line(
 ) -> None:
     templates = tmp_path / "templates"
     shutil.copytree(REPO / "templates" / "pages", templates)
-    # The last pages MkDocs renders (the health and connect pages): the second process's.
+    # The pages for servers and tools, which the first process leaves to the second here.
     connect = templates / "connect.html"
     fail = '{% if lang == "ru" %}{{ no_such_value.at_all }}{% endif %}'
     connect.write_text(fail + connect.read_text())
     config = our_config(tmp_path, templates=templates)
-    done = _build(config, tmp_path / "site", 1)
+    done = _build(config, tmp_path / "site", 1, LEAVE_CONNECT)
     assert done.returncode != 0
     errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")]
     assert any("second process" in line and "cannot render connect/ru/" in line for line in errors)
@@ -95,7 +105,7 @@ def test_what_the_second_process_logs_is_logged_here_and_its_failure_fails(
         split_pages._second.records.append(warning)
         split_pages.end_second(RuntimeError("broken"))
     os.close(writer)
-    split = SplitPages(pid, reader, {})
+    split = SplitPages(pid, reader, split_pages.Claims([]))
     with caplog.at_level(logging.INFO), pytest.raises(Exception) as failed:
         split.join()
     assert [(r.name, r.levelno, r.getMessage()) for r in caplog.records] == [
@@ -130,3 +140,30 @@ def test_a_build_splits_only_where_nothing_but_the_time_changes(
     threads[0] = 1
     monkeypatch.setattr(split_pages, "held_mib", lambda: split_pages.SPLIT_MEMORY_MIB + 1)
     assert not worth_it(_config(**mine), 1000)  # with the fork's share, too much memory
+
+
+def _page(uri: str) -> Any:
+    return SimpleNamespace(file=SimpleNamespace(src_uri=uri))
+
+
+def test_each_page_is_rendered_by_the_first_process_to_reach_its_run() -> None:
+    """Both processes go through the pages in order; each run of pages is taken by one of them,
+    whichever comes first: every page rendered once, in runs, by both."""
+    pages = [_page(f"page-{number}.md") for number in range(10 * split_pages.CLAIM_PAGES + 3)]
+    claims = split_pages.Claims([page.file for page in pages])
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child ends with os._exit)
+        split_pages._second.writer = writer
+        taken = [number for number, page in enumerate(pages) if claims.take(page)]
+        os.write(writer, " ".join(map(str, taken)).encode())
+        os._exit(0)
+    os.close(writer)
+    here = [number for number, page in enumerate(pages) if claims.take(page)]
+    os.waitpid(pid, 0)
+    with os.fdopen(reader, "rb") as stream:
+        there = [int(number) for number in stream.read().split()]
+    assert sorted(here + there) == list(range(len(pages)))
+    runs = {number // split_pages.CLAIM_PAGES for number in here}
+    assert runs.isdisjoint(number // split_pages.CLAIM_PAGES for number in there)
+    assert claims.take(_page("elsewhere.md"))  # a page the split does not know: this process's
