@@ -353,6 +353,7 @@ class SiteBuild:
                 page.meta["rolecat_alternates"] = written.alternates(page.file.src_uri)
             return markdown
         files.page_meta(page, made, self.pending.get(page.file.src_uri))
+        files.render_no_markdown(page)
         return ""
 
     def page_context(self, page: Page, context: dict[str, Any], nav: Navigation) -> None:
