@@ -50,12 +50,23 @@ class EncodedFile(GeneratedFile):
     to download, written as they are."""
 
     _made: Encoded | None = None
+    _written: dict[Export, str] | None = None
+    """Where this build wrote each export first, if files of the same export are linked."""
 
     @classmethod
-    def of(cls, config: MkDocsConfig, src_uri: str, made: Encoded) -> EncodedFile:
+    def of(
+        cls,
+        config: MkDocsConfig,
+        src_uri: str,
+        made: Encoded,
+        written: dict[Export, str] | None = None,
+    ) -> EncodedFile:
+        """``written``: the build's record of the exports it wrote, shared by its files."""
         file = cls.generated(config, src_uri, content=b"")
         assert isinstance(file, EncodedFile)
         file._made = made
+        if isinstance(made, Export):
+            file._written = written
         return file
 
     def copy_file(self, dirty: bool = False) -> None:
@@ -68,6 +79,8 @@ class EncodedFile(GeneratedFile):
         # MkDocs' abs_dest_path, not kept: caching it grows each of a large catalog's 40,000
         # files by a few hundred bytes, at the build's peak of memory.
         path = os.path.normpath(os.path.join(self.dest_dir, self.dest_uri))
+        if self._linked(path):
+            return
         try:  # most files go where others went before them: no makedirs for each
             output = open(path, "wb")  # noqa: SIM115 (closed below)
         except FileNotFoundError:
@@ -75,6 +88,30 @@ class EncodedFile(GeneratedFile):
             output = open(path, "wb")  # noqa: SIM115
         with output:
             output.write(content)
+        if self._written is not None and isinstance(self._made, Export):
+            self._written.setdefault(self._made, path)
+
+    def _linked(self, path: str) -> bool:
+        """Whether the file is a hard link to the same export written before, in another place
+        (a role's agent file beside its page and in its plugin's folder): a new file costs the
+        disk an inode, a tenth of a millisecond or more each (several times that just after a
+        site of as many files was removed), and such copies are 2,000 of M's 8,000 files. A
+        build's own files only, in its staging directory, each written once: no write goes
+        through a link later (a preview, which rewrites files, links none)."""
+        if self._written is None or not isinstance(self._made, Export):
+            return False
+        first = self._written.get(self._made)
+        for _attempt in range(2):
+            if first is None:
+                return False
+            try:
+                os.link(first, path)
+                return True
+            except FileNotFoundError:  # the first of the folder's files
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+            except OSError:  # no hard links on this file system: a file of its own
+                first = None
+        return False
 
     def is_documentation_page(self) -> bool:
         return False
@@ -103,7 +140,8 @@ def add(
     for path, content in contents.items():
         file: File
         if isinstance(content, (MarkedText, Export, raw_tree.Published)):
-            file = EncodedFile.of(config, path, content)  # compared by value in ``shown``
+            # compared by value in ``shown``
+            file = EncodedFile.of(config, path, content, build.exports_written)
         else:
             file = GeneratedFile.generated(config, path, content=content)
         page = build.pages.get(path)

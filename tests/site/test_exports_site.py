@@ -194,3 +194,21 @@ def test_the_exports_block_stays_small_whatever_the_catalog(
             start = text.index('class="rolecat-actions"')
             block = text[start : text.index('role="status"', start)]
             assert len(block) < 2 * MAX_URL + 6_000, page
+
+
+def test_a_plugins_agent_is_the_file_beside_its_role_page(our_site: Build) -> None:
+    """Each agent in a marketplace plugin's folder is the role's export beside its page: the same
+    file, linked (one inode on the disk, not two)."""
+    site = our_site.site
+    beside = {
+        (path.stat().st_dev, path.stat().st_ino): path
+        for path in site.rglob("*.md")
+        if not path.relative_to(site).parts[0].startswith(".")
+    }
+    agents = [*site.glob(".claude-plugin/plugins/*/agents/*.md")]
+    agents += site.glob(".github/plugin/plugins/*/agents/*.md")
+    assert agents
+    for agent in agents:
+        twin = beside.get((agent.stat().st_dev, agent.stat().st_ino))
+        assert twin is not None, agent
+        assert twin.read_bytes() == agent.read_bytes()
