@@ -166,6 +166,11 @@ class Renderer:
         """The page's content, rendered when asked for (from the context captured now)."""
         return functools.partial(self.render, template, **context)
 
+    def made_later(self, template: str, context: Callable[[], dict[str, Any]]) -> Callable[[], str]:
+        """The page's content, rendered when asked for from the context ``context`` makes then:
+        as the page is written, in whichever process writes it, not before the build splits."""
+        return lambda: self.render(template, **context())
+
     def render(self, template: str, **context: Any) -> str:
         if self._previous is None:
             return self.env.get_template(template).render(**context)

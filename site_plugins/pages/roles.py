@@ -19,31 +19,34 @@ from site_plugins.pages.rendering import Linker, Renderer, SitePage, alternates_
 
 def bundle_page(renderer: Renderer, bundle: Bundle, language: str) -> SitePage:
     src = site_paths.bundle_page(language, bundle.id)
-    link = renderer.linker(src)
     words = labels(language)
-    cards = [
-        card(bundle, language, slug, version, link, renderer.model_tiers)
-        for _p, slug, version in bundle.roles
-    ]
     description = bundle_text(bundle, "description", language)
-    html = renderer.later(
-        "bundle.html",
-        l=words,
-        lang=language,
-        bundle={"id": bundle.id, "name": bundle.name(language), "description": description},
-        roles=cards,
-        tiers=tier_options((role["model"] for role in cards), words),
-        home_href=link.page(site_paths.language_page(language)),
-        others=[
-            {
-                "code": lang,
-                "name": language_name(lang, language),
-                "href": link.page(site_paths.bundle_page(lang, bundle.id)),
-            }
-            for lang in bundle.languages
-            if lang != language and lang in bundle.files
-        ],
-    )
+
+    def context() -> dict[str, Any]:
+        link = renderer.linker(src)
+        cards = [
+            card(bundle, language, slug, version, link, renderer.model_tiers)
+            for _p, slug, version in bundle.roles
+        ]
+        return {
+            "l": words,
+            "lang": language,
+            "bundle": {"id": bundle.id, "name": bundle.name(language), "description": description},
+            "roles": cards,
+            "tiers": tier_options((role["model"] for role in cards), words),
+            "home_href": link.page(site_paths.language_page(language)),
+            "others": [
+                {
+                    "code": lang,
+                    "name": language_name(lang, language),
+                    "href": link.page(site_paths.bundle_page(lang, bundle.id)),
+                }
+                for lang in bundle.languages
+                if lang != language and lang in bundle.files
+            ],
+        }
+
+    html = renderer.made_later("bundle.html", context)
     alternates = {
         lang: site_paths.bundle_page(lang, bundle.id) for lang in bundle.published_languages
     }
@@ -82,66 +85,71 @@ def role_page(
     """A role as an app screen: its name, description, facts and actions first, then its
     instructions, its other languages, its history, and what servers and tools read of it."""
     src = site_paths.role_page(language, bundle.id, slug)
-    link = renderer.linker(src)
-    site = renderer.site
-    history = history_pages.role_context(placed, language, link.page, reach)
-    words = labels(language)
     file = bundle.files[language]
     found = file.role(slug)
     role: dict[str, Any] = found.fields if found else {"slug": slug}
     server = Stored.of(role)
-    model = hint(role, tiers=renderer.model_tiers)
-    committed = [v["commit"] for v in history["versions"] if v["commit"]]
-    text_path = site_paths.role_text(language, bundle.id, slug)
-    html = renderer.later(
-        "role.html",
-        l=words,
-        lang=language,
-        role={
-            # What the server stores on import (catalogRoleContentFields): trimmed, a blank
-            # text as none, and an absent autoStart as true.
-            "slug": slug,
-            "emoji": server.emoji or "",
-            "name": server.name or slug,
-            "description": server.description or "",
-            "instructions": role.get("instructions") or "",
-            "auto_start": server.auto_start,
-            "auto_start_default": server.auto_start_defaulted,
-            "launch_message": server.launch_message,
-            "model": model,
-            "model_words": described(model, words),
-            "version": show_number(version),
-            "updated": committed[0] if committed else None,
-        },
-        bundle={"id": bundle.id, "name": bundle.name(language)},
-        bundle_href=link.page(site_paths.bundle_page(language, bundle.id)),
-        home_href=link.page(site_paths.language_page(language)),
-        connect_href=link.page(site_paths.connect_page(language)),
-        root_href=link.root(),
-        raw_files=[
-            {
-                "label": words[f"raw_{fmt}"],
-                "href": link.file(path),
-                "url": site.absolute(path) or path,
-            }
-            for fmt in renderer.formats
-            for path in [raw_tree.bundle_path(bundle.id, language, (fmt,))]
-        ],
-        text_href=link.file(text_path),
-        text_url=site.absolute(text_path) or text_path,
-        actions=role_links.role_actions(found, bundle.id, link, site, words) if found else [],
-        others=[
-            {
-                "code": lang,
-                "name": language_name(lang, language),
-                "role_name": _role_name(bundle, lang, slug),
-                "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
-            }
-            for lang in bundle.languages
-            if lang != language and lang in bundle.files
-        ],
-        history=history,
-    )
+
+    def context() -> dict[str, Any]:
+        link = renderer.linker(src)
+        site = renderer.site
+        history = history_pages.role_context(placed, language, link.page, reach)
+        words = labels(language)
+        model = hint(role, tiers=renderer.model_tiers)
+        committed = [v["commit"] for v in history["versions"] if v["commit"]]
+        text_path = site_paths.role_text(language, bundle.id, slug)
+        return {
+            "l": words,
+            "lang": language,
+            "role": {
+                # What the server stores on import (catalogRoleContentFields): trimmed, a blank
+                # text as none, and an absent autoStart as true.
+                "slug": slug,
+                "emoji": server.emoji or "",
+                "name": server.name or slug,
+                "description": server.description or "",
+                "instructions": role.get("instructions") or "",
+                "auto_start": server.auto_start,
+                "auto_start_default": server.auto_start_defaulted,
+                "launch_message": server.launch_message,
+                "model": model,
+                "model_words": described(model, words),
+                "version": show_number(version),
+                "updated": committed[0] if committed else None,
+            },
+            "bundle": {"id": bundle.id, "name": bundle.name(language)},
+            "bundle_href": link.page(site_paths.bundle_page(language, bundle.id)),
+            "home_href": link.page(site_paths.language_page(language)),
+            "connect_href": link.page(site_paths.connect_page(language)),
+            "root_href": link.root(),
+            "raw_files": [
+                {
+                    "label": words[f"raw_{fmt}"],
+                    "href": link.file(path),
+                    "url": site.absolute(path) or path,
+                }
+                for fmt in renderer.formats
+                for path in [raw_tree.bundle_path(bundle.id, language, (fmt,))]
+            ],
+            "text_href": link.file(text_path),
+            "text_url": site.absolute(text_path) or text_path,
+            "actions": role_links.role_actions(found, bundle.id, link, site, words)
+            if found
+            else [],
+            "others": [
+                {
+                    "code": lang,
+                    "name": language_name(lang, language),
+                    "role_name": _role_name(bundle, lang, slug),
+                    "href": link.page(site_paths.role_page(lang, bundle.id, slug)),
+                }
+                for lang in bundle.languages
+                if lang != language and lang in bundle.files
+            ],
+            "history": history,
+        }
+
+    html = renderer.made_later("role.html", context)
     alternates = {
         lang: site_paths.role_page(lang, bundle.id, slug) for lang in bundle.published_languages
     }

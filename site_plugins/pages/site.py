@@ -127,32 +127,34 @@ def _home_href(link: Linker, language: str) -> str:
 def _home(catalog: Catalog, renderer: Renderer, language: str, src: str) -> SitePage:
     """A language's home: the site's name, what it is, search, and every role of the language
     as a card, grouped by bundle and narrowed by the filter."""
-    link = renderer.linker(src)
     words = labels(language)
-    bundles: list[dict[str, Any]] = [
-        {
-            "id": bundle.id,
-            "name": bundle.name(language),
-            "description": bundle_text(bundle, "description", language),
-            "roles": [
-                roles.card(bundle, language, slug, version, link, renderer.model_tiers)
-                for _p, slug, version in bundle.roles
-            ],
-            "href": link.page(site_paths.bundle_page(language, bundle.id)),
+
+    def context() -> dict[str, Any]:
+        link = renderer.linker(src)
+        bundles: list[dict[str, Any]] = [
+            {
+                "id": bundle.id,
+                "name": bundle.name(language),
+                "description": bundle_text(bundle, "description", language),
+                "roles": [
+                    roles.card(bundle, language, slug, version, link, renderer.model_tiers)
+                    for _p, slug, version in bundle.roles
+                ],
+                "href": link.page(site_paths.bundle_page(language, bundle.id)),
+            }
+            for bundle in catalog.bundles
+            if language in bundle.files
+        ]
+        return {
+            "l": words,
+            "lang": language,
+            "site_name": renderer.site.name_in(language) or words["catalog"],
+            "bundles": bundles,
+            "tiers": tier_options((r["model"] for b in bundles for r in b["roles"]), words),
+            "links": _links(link, language),
         }
-        for bundle in catalog.bundles
-        if language in bundle.files
-    ]
-    name = renderer.site.name_in(language) or words["catalog"]
-    html = renderer.later(
-        "home.html",
-        l=words,
-        lang=language,
-        site_name=name,
-        bundles=bundles,
-        tiers=tier_options((r["model"] for b in bundles for r in b["roles"]), words),
-        links=_links(link, language),
-    )
+
+    html = renderer.made_later("home.html", context)
     alternates = {lang: site_paths.language_page(lang) for lang in catalog.languages}
     return SitePage(
         src,
