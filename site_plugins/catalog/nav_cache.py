@@ -78,6 +78,12 @@ class NavCache:
         """Per item, the names in :attr:`_directory` that hold one of the item's links."""
         self._kept: list[object] = []
         """The items keyed by ``id``, held so that no other object takes their ``id``."""
+        self._links: dict[int, tuple[object, tuple[tuple[str, ...], ...]]] = {}
+        """Per item (held with them, as :attr:`_kept`), the parts of its links, whatever the
+        directory."""
+        self._url: str | None = None
+        self._place: tuple[str, ...] = ()
+        """The parts of :attr:`_url`'s directory: the page being rendered asks for each item."""
 
     def __call__(self, render: Callable[..., Markup], page: Any, item: Any, *args: Any) -> Markup:
         key = self._key(page, item, args)
@@ -97,7 +103,9 @@ class NavCache:
         url = getattr(page, "url", None)
         if not isinstance(url, str):
             return None
-        parts = _parts(_directory_of(url))
+        if url != self._url:
+            self._url, self._place = url, _parts(_directory_of(url))
+        parts = self._place
         if not parts:
             return None
         directory, name = parts[:-1], parts[-1]
@@ -115,10 +123,11 @@ class NavCache:
         names = self._names.get(id(item))
         if names is None:
             depth = len(directory)
+            known = self._links.get(id(item))
+            if known is None:
+                known = self._links[id(item)] = (item, tuple(_links(item)))
             names = self._names[id(item)] = frozenset(
-                link[depth]
-                for link in _links(item)
-                if len(link) > depth and link[:depth] == directory
+                link[depth] for link in known[1] if len(link) > depth and link[:depth] == directory
             )
             self._kept.append(item)
         return names
