@@ -168,7 +168,11 @@ class Renderer:
 
     def made_later(self, template: str, context: Callable[[], dict[str, Any]]) -> Callable[[], str]:
         """The page's content, rendered when asked for from the context ``context`` makes then:
-        as the page is written, in whichever process writes it, not before the build splits."""
+        as the page is written, in whichever process writes it, not before the build splits. A
+        preview keeps its pages from one rebuild to the next and asks each for its content at
+        every one (to see what changed): there the context is made once, now."""
+        if self._memo is not None:
+            return self.later(template, **context())
         return lambda: self.render(template, **context())
 
     def render(self, template: str, **context: Any) -> str:
