@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import subprocess
 import threading
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.structure.pages import Page
 
-from site_plugins.search.pagefind import PART_MIB, MiB, index_site
+from site_plugins.search.pagefind import PART_MIB, MiB, Placed, index_site
 
 log = get_plugin_logger("rolecat-search")
 
 QUIET = 1.0
 """Seconds a preview must go without a rebuild before its search index is made again."""
+OURS = "site_plugins."
+"""The package of rolecat's plugins."""
 
 
 class Background:
@@ -99,6 +104,8 @@ class SearchConfig(Config):
 class PagefindSearchPlugin(BasePlugin[SearchConfig]):
     def __init__(self) -> None:
         self.background: Background | None = None
+        self.placed: Placed | None = None
+        """A build's pages, cut for Pagefind as they are written."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.background = Background(part_mib=self.config.part_mib) if command == "serve" else None
@@ -118,14 +125,47 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
     def on_shutdown(self) -> None:
         if self.background is not None:
             self.background.stop()
+        self._discard()
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Any) -> Any:
+        # Before the build splits (site_plugins/catalog/split_pages.py): both processes place.
+        if self.config.enabled and self.background is None and pages_stay_written(config):
+            self.placed = Placed(Path(config.site_dir))
+        return env
+
+    @event_priority(-1_000_000)  # the very last: the page as MkDocs writes it
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        if self.placed is not None and output.strip():
+            written = output.encode("utf-8", errors="xmlcharrefreplace")  # as MkDocs writes it
+            self.placed.place(page.file.dest_uri, written)
+        return output
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._discard()
+
+    def _discard(self) -> None:
+        placed, self.placed = self.placed, None
+        if placed is not None:
+            shutil.rmtree(placed.scratch, ignore_errors=True)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        placed, self.placed = self.placed, None
         if not self.config.enabled:
             return
         site_dir = Path(config.site_dir)
         if self.background is not None:
             self.background.request(site_dir)
             return
-        problem = index_site(site_dir, part_bytes=self.config.part_mib * MiB)
+        problem = index_site(site_dir, part_bytes=self.config.part_mib * MiB, placed=placed)
         if problem is not None:
             raise PluginError(f"search: Pagefind could not index {site_dir}: {problem}")
+
+
+def pages_stay_written(config: MkDocsConfig) -> bool:
+    """Whether each page stays as MkDocs writes it until the index is made: no plugin but
+    rolecat's handles a page after ours, or the written site before the index."""
+    return all(
+        type(getattr(method, "__self__", None)).__module__.startswith(OURS)
+        for event in ("post_page", "post_build")
+        for method in config.plugins.events.get(event, [])
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,8 +12,8 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from site_plugins.search import pagefind
-from site_plugins.search.pagefind import PARTS_FILE, index_site, searchable
-from site_plugins.search.plugin import PagefindSearchPlugin
+from site_plugins.search.pagefind import PARTS_FILE, Placed, index_site, searchable
+from site_plugins.search.plugin import PagefindSearchPlugin, pages_stay_written
 from tests.support.site_builds import Build
 
 
@@ -143,3 +144,47 @@ def test_a_page_larger_than_the_cut_is_linked_whole_not_read(
     monkeypatch.setattr(pagefind, "searchable", lambda _: pytest.fail("the page was read"))
     pagefind._place(page, tmp_path / "tree" / "page.html")
     assert (tmp_path / "tree" / "page.html").read_bytes() == page.read_bytes()
+
+
+@pytest.mark.parametrize("part_bytes", [pagefind.PART_MIB * pagefind.MiB, 200_000])
+def test_pages_placed_as_written_in_any_order_are_indexed_as_the_site_is(
+    our_site: Build, tmp_path: Path, part_bytes: int
+) -> None:
+    """A build cuts each page for Pagefind as either of its processes writes it, in whatever
+    order: the index is the one of the site's pages as written, byte for byte, in one part or
+    many; a page placed and then gone from the site is not in it, a page never placed is read
+    from the site, and nothing is left behind."""
+    placed_site, read_site = tmp_path / "placed", tmp_path / "read"
+    for site in (placed_site, read_site):
+        shutil.copytree(our_site.site, site, ignore=shutil.ignore_patterns("pagefind"))
+    placed = Placed(placed_site)
+    pages = sorted(placed_site.rglob("*.html"))
+    random.Random(4).shuffle(pages)
+    for page in pages[1:]:  # the first is read from the site
+        placed.place(page.relative_to(placed_site).as_posix(), page.read_bytes())
+    gone = next(page for page in pages[1:] if page.name == "index.html" and "ru" in page.parts)
+    for site in (placed_site, read_site):
+        (site / gone.relative_to(placed_site)).unlink()
+    assert index_site(placed_site, part_bytes=part_bytes, placed=placed) is None
+    assert index_site(read_site, part_bytes=part_bytes) is None
+    assert _index_files(placed_site) == _index_files(read_site)
+    if part_bytes < pagefind.MiB:
+        assert json.loads((placed_site / "pagefind" / "en" / PARTS_FILE).read_bytes())["parts"]
+    assert not placed.scratch.exists()
+    assert not list(placed_site.glob(".rolecat-search-*"))
+
+
+def test_pages_are_placed_as_written_only_where_no_other_plugin_changes_them() -> None:
+    ours = PagefindSearchPlugin()
+
+    class Minifier:
+        def on_post_page(self, output: str, **_: object) -> str:
+            return output
+
+    def config(**events: list[object]) -> SimpleNamespace:
+        return SimpleNamespace(plugins=SimpleNamespace(events=events))
+
+    assert pages_stay_written(config(post_page=[ours.on_post_page]))  # type: ignore[arg-type]
+    other = config(post_page=[ours.on_post_page, Minifier().on_post_page])
+    assert not pages_stay_written(other)  # type: ignore[arg-type]
+    assert not pages_stay_written(config(post_build=[print]))  # type: ignore[arg-type]
