@@ -9,7 +9,7 @@ and for the site's own labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +45,7 @@ class PageLanguage:
             for directory in theme_dirs
             for file in (Path(directory) / LANGUAGES_DIR).glob("*.html")
         }
+        self._words: dict[tuple[str, str], str] = {}
 
     def translation(self, code: str) -> str:
         """Material's translation for ``code`` (``pt-br`` -> ``pt-BR``, ``de-at`` -> ``de``),
@@ -54,6 +55,17 @@ class PageLanguage:
             if candidate in self._translations:
                 return self._translations[candidate]
         return FALLBACK
+
+    def word(
+        self, translation: str, key: str, words: Callable[[str], str], english: Callable[[str], str]
+    ) -> str:
+        """Material's word for ``key`` in ``translation`` (its ``t`` macro, ``words``), else in
+        English, else the key: looked up once. Each macro builds its whole table of words at each
+        call, and a page asks for some thirty."""
+        found = self._words.get((translation, key))
+        if found is None:
+            found = self._words[translation, key] = words(key) or english(key) or key
+        return found
 
     def direction(self, code: str) -> str:
         code = code.lower()

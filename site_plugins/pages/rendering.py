@@ -76,9 +76,12 @@ def code_spans(text: str) -> Markup:
     parts = str(text).split("`")
     if len(parts) % 2 == 0:  # an unpaired backtick stays as it is
         parts[-2:] = ["`".join(parts[-2:])]
-    return Markup("").join(
-        Markup("<code>{}</code>").format(part) if odd else escape(part)
-        for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
+    # Escaped as Markup's own format would, without its formatter (eight labels a role page).
+    return Markup(
+        "".join(
+            f"<code>{escape(part)}</code>" if number % 2 else escape(part)
+            for number, part in enumerate(parts)
+        )
     )
 
 

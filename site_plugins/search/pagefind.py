@@ -100,6 +100,7 @@ class Placed:
     what when."""
 
     def __init__(self, site_dir: Path) -> None:
+        site_dir.mkdir(parents=True, exist_ok=True)  # MkDocs makes it with the first file
         self.scratch = Path(tempfile.mkdtemp(prefix=".rolecat-search-", dir=site_dir))
 
     def place(self, dest_uri: str, page: bytes) -> None:
