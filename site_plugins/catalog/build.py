@@ -23,7 +23,7 @@ from mkdocs.structure.pages import Page
 
 from build_tools.check import CheckResult, check_catalog, default_lock, lock_place
 from build_tools.diagnostics import Diagnostic
-from build_tools.exports import Export, freshness, site_files
+from build_tools.exports import freshness, site_files
 from build_tools.exports.marketplace import KEBAB, Listing, kebab, marketplace_files
 from build_tools.history.replay import Reading
 from build_tools.history.versions import History, Reach
@@ -112,8 +112,6 @@ class SiteBuild:
         """While previewing: the pages of roles the lock has not recorded, and the label that
         says what to do."""
         self.files = Files([])
-        self.exports_written: dict[Export, str] | None = None if preview else {}
-        """Where a build wrote each export first: its other files of it are links to it."""
         self.raw_released = False
         self.handwritten: Handwritten | None = None
         """The repository's own pages and their languages, once the files are known."""

@@ -137,11 +137,13 @@ def add(
         build.catalog_dir.as_posix(), Path(config.docs_dir).resolve().as_posix()
     )
     shown: dict[str, object] = {}
+    # Where a build writes each export first: its other files of it are links to it.
+    written: dict[Export, str] | None = None if build.preview else {}
     for path, content in contents.items():
         file: File
         if isinstance(content, (MarkedText, Export, raw_tree.Published)):
             # compared by value in ``shown``
-            file = EncodedFile.of(config, path, content, build.exports_written)
+            file = EncodedFile.of(config, path, content, written)
         else:
             file = GeneratedFile.generated(config, path, content=content)
         page = build.pages.get(path)
