@@ -17,7 +17,7 @@ from typing import Any, Literal, TextIO, get_args
 from urllib.parse import urlsplit
 
 from build_tools.diagnostics import Diagnostic, Pointer, one_line
-from build_tools.rules.registry import BY_ID
+from build_tools.rules.registry import by_id
 
 OutputFormat = Literal["text", "json", "github"]
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
@@ -51,7 +51,7 @@ def rules_object(problems: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
     its severity and what it protects (``build_tools/rules/registry.py``)."""
     found: dict[str, dict[str, str]] = {}
     for problem in problems:
-        rule = BY_ID[problem["rule"]]
+        rule = by_id()[problem["rule"]]
         if rule.id not in found:
             found[rule.id] = {"severity": rule.severity, "summary": rule.plain_summary}
     return found

@@ -15,11 +15,11 @@ raise it (see ``tests/core/test_cases.py``).
 
 from __future__ import annotations
 
+import functools
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
@@ -78,8 +78,13 @@ class UnregisteredRule(ValueError):
     """A diagnostic whose rule id is not in :data:`RULES`, or has another severity there."""
 
 
-def _load() -> tuple[Rule, ...]:
-    """The rules of ``rules.toml``, each field checked: a typo there fails every import."""
+@functools.cache
+def rules() -> tuple[Rule, ...]:
+    """The rules of ``rules.toml``, each field checked: a typo there fails the first diagnostic
+    (and the tests). Read when first asked for: a check that finds nothing needs none of it, and
+    reading it was a sixth of a small check's time."""
+    import tomllib
+
     fields = {"id", "section", "raised_in", "summary", "severity", "tested_by"}
     found = []
     for entry in tomllib.loads(TABLE.read_text(encoding="utf-8"))["rule"]:
@@ -103,14 +108,24 @@ def _load() -> tuple[Rule, ...]:
 TABLE = Path(__file__).with_name("rules.toml")
 """The table itself: one ``[[rule]]`` per id, with the fields of :class:`Rule`."""
 
-RULES: tuple[Rule, ...] = _load()
 
-BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
+@functools.cache
+def by_id() -> dict[str, Rule]:
+    return {rule.id: rule for rule in rules()}
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES`` and ``BY_ID``, the table by order and by id, read when first asked for."""
+    if name == "RULES":
+        return rules()
+    if name == "BY_ID":
+        return by_id()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def registered(rule_id: str, severity: str) -> Rule:
     """The entry of ``rule_id``; :class:`UnregisteredRule` where it has none or another severity."""
-    found = BY_ID.get(rule_id)
+    found = by_id().get(rule_id)
     if found is None:
         raise UnregisteredRule(
             f"rule id {rule_id!r} is not registered: add it to build_tools/rules/rules.toml "
@@ -139,7 +154,7 @@ def markdown_table(section: str) -> str:
         f"| `{rule.id}` | "
         + ("**warning**: " if rule.severity == "warning" else "")
         + f"{rule.summary} |"
-        for rule in RULES
+        for rule in rules()
         if rule.section == section
     ]
     if not rows:
