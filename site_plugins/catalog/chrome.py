@@ -46,6 +46,7 @@ class PageLanguage:
             for file in (Path(directory) / LANGUAGES_DIR).glob("*.html")
         }
         self._words: dict[tuple[str, str], str] = {}
+        self._once: dict[tuple[object, ...], str] = {}
 
     def translation(self, code: str) -> str:
         """Material's translation for ``code`` (``pt-br`` -> ``pt-BR``, ``de-at`` -> ``de``),
@@ -65,6 +66,15 @@ class PageLanguage:
         found = self._words.get((translation, key))
         if found is None:
             found = self._words[translation, key] = words(key) or english(key) or key
+        return found
+
+    def once(self, *key: object, caller: Callable[[], str]) -> str:
+        """``{% call rolecat.once(name, ...) %}...{% endcall %}``: the block rendered once for
+        each ``key``, which names everything it shows (a header partial alike on every page of
+        a language at one depth)."""
+        found = self._once.get(key)
+        if found is None:
+            found = self._once[key] = caller()
         return found
 
     def direction(self, code: str) -> str:

@@ -158,3 +158,34 @@ def test_a_russian_page_shows_no_english_label(our_site: Build) -> None:
     assert {"Все роли", "Состояние каталога", "Для серверов и инструментов", "Об этом сайте"} <= (
         sidebar.words
     )
+
+
+def test_a_header_partial_is_rendered_once_per_key_and_material_words_once_per_language() -> None:
+    """The header's search box and palette are the same on every page of a language at one
+    depth: rendered once for each, as the partial names what it shows; Material's words are
+    looked up once per language and key, English where the language has none."""
+    rolecat = PageLanguage([])
+    rendered: list[str] = []
+
+    def box() -> str:
+        rendered.append("box")
+        return f"box {len(rendered)}"
+
+    assert rolecat.once("search", "en", "../", caller=box) == "box 1"
+    assert rolecat.once("search", "en", "../", caller=box) == "box 1"
+    assert rolecat.once("search", "ru", "../", caller=box) == "box 2"
+    assert rolecat.once("search", "en", "../../", caller=box) == "box 3"
+    asked: list[str] = []
+
+    def words(key: str) -> str:
+        asked.append(key)
+        return {"search": "Поиск"}.get(key, "")
+
+    def english(key: str) -> str:
+        return {"search": "Search", "toc": "Table of contents"}.get(key, "")
+
+    assert rolecat.word("ru", "search", words, english) == "Поиск"
+    assert rolecat.word("ru", "toc", words, english) == "Table of contents"
+    assert rolecat.word("ru", "nowhere", words, english) == "nowhere"
+    assert rolecat.word("ru", "search", words, english) == "Поиск"
+    assert asked == ["search", "toc", "nowhere"]
