@@ -17,7 +17,9 @@ part is the bundle at ``/pagefind/<lang>/``, the others go beside its files at
 the one index it queries (Pagefind's ``mergeIndex``: each query searches every part and ranks
 their results together), and a build's memory then grows with the part, not with the catalog.
 
-A build waits for the index and fails with one line if Pagefind fails, before the site is
-published. ``mkdocs serve`` indexes in the background once a rebuild is done, so a preview reloads
-as soon as its pages are written and its search follows a moment later.
+A build cuts each page for Pagefind as it writes it (``Placed``: the part from its
+``data-pagefind-body`` on, in whichever process writes the page), then waits for the index and
+fails with one line if Pagefind fails, before the site is published. ``mkdocs serve`` indexes in
+the background once a rebuild is done, so a preview reloads as soon as its pages are written and
+its search follows a moment later.
 """

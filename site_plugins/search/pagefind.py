@@ -101,7 +101,7 @@ class Placed:
 
     def __init__(self, site_dir: Path) -> None:
         site_dir.mkdir(parents=True, exist_ok=True)  # MkDocs makes it with the first file
-        self.scratch = Path(tempfile.mkdtemp(prefix=".rolecat-search-", dir=site_dir))
+        self.scratch = _scratch(site_dir)
 
     def place(self, dest_uri: str, page: bytes) -> None:
         """The page MkDocs writes at ``dest_uri``, as Pagefind will read it."""
@@ -130,6 +130,10 @@ class Placed:
 
     def file(self, relpath: Path, language: str) -> Path:
         return self.scratch / PLACED / language / _placed_name(relpath.as_posix())
+
+
+def _scratch(site_dir: Path) -> Path:
+    return Path(tempfile.mkdtemp(prefix=".rolecat-search-", dir=site_dir))
 
 
 def _placed_name(dest_uri: str) -> str:
@@ -167,7 +171,7 @@ def index_site(
     shutil.rmtree(output, ignore_errors=True)
     # Pagefind reads a directory: each part's pages are written into one of their own, inside the
     # site directory, so that whatever removes the site (a preview that stops) removes it too.
-    scratch = placed.scratch if placed else Path(tempfile.mkdtemp(".rolecat-search-", dir=site_dir))
+    scratch = placed.scratch if placed else _scratch(site_dir)
     try:
         return _index_site(site_dir, scratch, started, going, part_bytes, placed)
     finally:
@@ -196,6 +200,7 @@ def _index_site(
         return "stopped"
     if not languages:
         return "no page names its language in <html lang>: nothing to index"
+    output = site_dir / SEARCH_DIR
     runs: list[tuple[str, int, int, list[Path]]] = []
     for language, pages in sorted(languages.items()):
         sizes = [(site_dir / relpath).stat().st_size for relpath in pages]
@@ -221,7 +226,6 @@ def _index_site(
         where = f" (part {number + 1} of {count})" if count > 1 else ""
         return f"{language}{where}: {problem}"
 
-    output = site_dir / SEARCH_DIR
     # Two at once where each language is one run; a language in parts runs them one at a
     # time, each part's Pagefind holding its memory (a large catalog's memory is the limit).
     at_once = RUNS_AT_ONCE if all(count == 1 for _, _, count, _ in runs) else 1
