@@ -10,6 +10,9 @@ import shutil
 import time
 from pathlib import Path
 
+import pytest
+
+import bench.__main__ as bench_main
 from bench.__main__ import Row, _paired_ratio, _site_problem, build_phases, report, targets
 from bench.catalogs import REPO
 from bench.checkers import CheckRow, check_targets
@@ -120,3 +123,32 @@ def test_the_report_prints_each_ratio_with_its_target_and_the_machine() -> None:
     assert f"✔ MET           rolecat check ≤ 0.5{TIMES} check-yaml.mjs at L" in text
     machine = next(line for line in text.splitlines() if line.startswith("Machine: "))
     assert "CPUs (" in machine and "Python 3." in machine and "node not installed" in machine
+
+
+def test_the_targets_pair_alternates_alone_before_the_second_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plugin and roles-as-Markdown alternate with nothing between them; the same-pages
+    baselines come after, each run paired with a plugin run of its own."""
+    order: list[str] = []
+
+    def built(config: Path, site: Path, *_: object, **__: object) -> bench_main.Run:
+        order.append(site.name.rsplit("-", 1)[-1])
+        (site / "en" / "b" / "r").mkdir(parents=True, exist_ok=True)
+        (site / "en" / "b" / "r" / "index.html").write_text("<h1>r</h1>")
+        return bench_main.Run(1.0, 1, 1, 0, "", "")
+
+    def prepared(catalog: Path, project: Path, *_: object, **__: object) -> tuple[Path, list[str]]:
+        return project / "mkdocs.yml", ["en/b/r/index.html"]
+
+    monkeypatch.setattr(bench_main, "_build", built)
+    monkeypatch.setattr(bench_main.handwritten, "prepare", prepared)
+    monkeypatch.setattr(bench_main.plain, "prepare", prepared)
+    monkeypatch.setattr(bench_main, "catalog_for", lambda size, work: tmp_path)
+    monkeypatch.setattr(bench_main, "_shape", lambda catalog: (1, 1, 1))
+    monkeypatch.setattr(bench_main, "_read_marks", lambda path: [])
+    monkeypatch.setattr(bench_main, "profile_build", lambda *_: "")
+    monkeypatch.setattr(bench_main, "run", lambda *_, **__: bench_main.Run(1.0, 1, 1, 1, "", ""))
+    row = bench_main.measure_site("S", tmp_path, 2, keep=True)
+    assert order == [*["plugin", "markdown"] * 2, *["plugin", "material", "pagefind"] * 2]
+    assert len(row.plugin) == len(row.markdown) == 2 and len(row.plugin_others) == 2
