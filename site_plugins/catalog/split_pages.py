@@ -49,6 +49,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+from site_plugins.catalog.plugin_events import only_ours
+
 log = logging.getLogger("mkdocs.plugins.roles-catalog")
 
 SPLIT_PAGES = 200
@@ -61,8 +63,6 @@ CLAIM_PAGES = 25
 share their sidebar (``nav_cache``); the two processes end at most that many pages apart."""
 SKIP_KEY = "rolecat_skip"
 """In ``page.meta``: the other process renders this page."""
-OURS = "site_plugins."
-"""The package of rolecat's plugins, whose page events know the split."""
 PAGE_EVENTS = ("page_context", "post_page")
 """The events MkDocs sends for a page as it renders it."""
 _SKIPPED = "Page skipped: '{}'. Generated empty output."
@@ -174,12 +174,7 @@ def worth_it(config: MkDocsConfig, pages: int) -> bool:
         return False
     if held_mib() > SPLIT_MEMORY_MIB:
         return False
-    events = config.plugins.events
-    return all(
-        type(getattr(method, "__self__", None)).__module__.startswith(OURS)
-        for event in PAGE_EVENTS
-        for method in events.get(event, [])
-    )
+    return only_ours(config, PAGE_EVENTS)
 
 
 def held_mib() -> float:

@@ -18,14 +18,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.pages import Page
 
+from site_plugins.catalog.plugin_events import only_ours
 from site_plugins.search.pagefind import PART_MIB, MiB, Placed, index_site
 
 log = get_plugin_logger("rolecat-search")
 
 QUIET = 1.0
 """Seconds a preview must go without a rebuild before its search index is made again."""
-OURS = "site_plugins."
-"""The package of rolecat's plugins."""
 
 
 class Background:
@@ -164,8 +163,4 @@ class PagefindSearchPlugin(BasePlugin[SearchConfig]):
 def pages_stay_written(config: MkDocsConfig) -> bool:
     """Whether each page stays as MkDocs writes it until the index is made: no plugin but
     rolecat's handles a page after ours, or the written site before the index."""
-    return all(
-        type(getattr(method, "__self__", None)).__module__.startswith(OURS)
-        for event in ("post_page", "post_build")
-        for method in config.plugins.events.get(event, [])
-    )
+    return only_ours(config, ("post_page", "post_build"))
